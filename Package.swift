@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The architecture libraries. Each lives in `Packages/<Name>/` with its own standalone manifest;
+// the root exposes the same sources, so users can add this repository by URL and depend on one
+// product. An entry is added here when its package lands.
+let architectures: [String] = []
+
+let architectureTargets: [Target] = architectures.map { name in
+  .target(name: name, path: "Packages/\(name)/Sources/\(name)")
+}
+
+let package = Package(
+  name: "swift-unidirectional-architectures",
+  platforms: [.macOS(.v15)],
+  products: architectures.map { .library(name: $0, targets: [$0]) } + [
+    .library(name: "ArchitectureSpec", targets: ["ArchitectureSpec", "Baseline"]),
+    .library(name: "ArchitectureSpecTesting", targets: ["ArchitectureSpecTesting"]),
+    .executable(name: "arch", targets: ["arch"]),
+  ],
+  targets: architectureTargets + [
+    // The conformance kit: app domains, fakes, scenarios, traces and the runner.
+    .target(name: "ArchitectureSpec"),
+    // A thin Swift Testing adapter for the kit; kept apart so `arch` never links Testing.
+    .target(name: "ArchitectureSpecTesting", dependencies: ["ArchitectureSpec"]),
+    // The plain-Swift reference apps: the traces every architecture must match.
+    .target(name: "Baseline", dependencies: ["ArchitectureSpec"], path: "Sources/Samples/Baseline"),
+    // The catalog of every architecture's samples and conformance drivers.
+    .target(
+      name: "Samples",
+      dependencies: ["ArchitectureSpec", "Baseline"] + architectures.map { .target(name: $0) },
+      path: "Sources/Samples/Catalog"
+    ),
+    .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples"]),
+    .testTarget(
+      name: "ArchitectureSpecTests",
+      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
+    ),
+    .testTarget(
+      name: "ConformanceTests",
+      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
+    ),
+  ]
+)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6)]
+}

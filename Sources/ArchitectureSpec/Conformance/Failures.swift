@@ -1,0 +1,66 @@
+/// A scenario that an architecture failed, with the rules it covers and why.
+public struct ConformanceFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+  public var architecture: String
+  public var app: String
+  public var scenario: String
+  public var rules: [Rule]
+  public var message: String
+
+  public init(architecture: String, app: String, scenario: String, rules: [Rule], message: String) {
+    self.architecture = architecture
+    self.app = app
+    self.scenario = scenario
+    self.rules = rules
+    self.message = message
+  }
+
+  public var description: String {
+    "\(architecture) · \(app) · \(scenario) [\(rules.map(\.rawValue).joined(separator: ", "))]\n\(message)"
+  }
+}
+
+/// A random program whose trace differed from the reference's.
+public struct ProgramFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The seed that regenerates the program: `arch conformance --seed N --programs 1`.
+  public var seed: UInt64
+  /// The shortest failing program found, one step per line.
+  public var program: String
+  /// The first divergence of the shortened program.
+  public var message: String
+
+  public var description: String {
+    "program with seed \(seed), shortened to:\n\(program)\n\(message)"
+  }
+}
+
+/// A failure the project knows about and accepts for now (like TodoMVC's `knownIssues`).
+/// The goal is an empty list: an entry whose scenario passes is itself reported as an error.
+public struct KnownDeviation: Sendable, Hashable, Codable {
+  public var architecture: String
+  public var app: String
+  public var scenario: String
+  public var reason: String
+
+  public init(architecture: String, app: String, scenario: String, reason: String) {
+    self.architecture = architecture
+    self.app = app
+    self.scenario = scenario
+    self.reason = reason
+  }
+}
+
+/// The result of checking one architecture against one app.
+public struct AppReport: Sendable, Hashable, Codable {
+  public var architecture: String
+  public var app: String
+  public var scenarios: Int
+  public var passed: Int
+  public var failures: [ConformanceFailure]
+  /// Scenarios that failed as a known deviation says they would.
+  public var knownDeviations: [KnownDeviation]
+  public var programs: Int
+  public var programFailures: [ProgramFailure]
+
+  /// Whether everything passed (known deviations aside).
+  public var isPassing: Bool { failures.isEmpty && programFailures.isEmpty }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// A serial task executor on its own thread that can tell when it has nothing left to run.
+///
+/// The kit hands it to every runtime through the app's environment. A runtime that creates its
+/// tasks with `Task(executorPreference: environment.executor)` runs all of its effects here, and
+/// then "every job has run and none is queued" means every effect has either finished or is
+/// suspended on the environment (a clock sleep, a pending service call). That is how a scenario
+/// step waits for idle (R7) without ever sleeping on wall-clock time. Waking a sleeper or
+/// answering a call enqueues the resumed task here synchronously, so no wake-up is missed.
+public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
+  // @unchecked: every stored var below is read and written only while `condition` is locked.
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+  private var isRunningJob = false
+  private var finishedJobs = 0
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  private static let pool = Mutex<[ScenarioExecutor]>([])
+
+  private init() {
+    let thread = Thread { [unowned self] in self.runJobs() }
+    thread.name = "ArchitectureSpec.ScenarioExecutor"
+    thread.start()
+  }
+
+  /// An executor that is not in use by any other run; give it back with `release()`.
+  ///
+  /// Executors are pooled rather than destroyed because a task keeps its executor preference
+  /// for its whole life; the pool keeps every executor, and its thread, alive.
+  public static func acquire() -> ScenarioExecutor {
+    pool.withLock { $0.popLast() } ?? ScenarioExecutor()
+  }
+
+  /// Returns this executor to the pool.
+  public func release() {
+    Self.pool.withLock { $0.append(self) }
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// The number of jobs this executor has finished running.
+  public var completedJobs: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return finishedJobs
+  }
+
+  /// Returns once no job is queued or running.
+  public func quiescence() async {
+    await withCheckedContinuation { continuation in
+      if !addWaiterUnlessIdle(continuation) { continuation.resume() }
+    }
+  }
+
+  private func addWaiterUnlessIdle(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard isRunningJob || !jobs.isEmpty else { return false }
+    waiters.append(continuation)
+    return true
+  }
+
+  private func runJobs() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty { condition.wait() }
+      let job = jobs.removeFirst()
+      isRunningJob = true
+      condition.unlock()
+
+      job.runSynchronously(on: asUnownedTaskExecutor())
+
+      condition.lock()
+      isRunningJob = false
+      finishedJobs += 1
+      var idleWaiters: [CheckedContinuation<Void, Never>] = []
+      if jobs.isEmpty { swap(&idleWaiters, &waiters) }
+      condition.unlock()
+      for waiter in idleWaiters { waiter.resume() }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// One action of a run and what it caused: the environment calls and the distinct views.
+public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+  /// The index of the step in its scenario; 0 is the start.
+  public var step: Int
+  /// What the step did, e.g. `send increment` or `advance 300 ms`.
+  public var action: String
+  /// The environment calls the step caused, in canonical order: cancellations first (the spec
+  /// leaves their order against new calls open), everything else in the order made.
+  public var calls: [String]
+  /// Every view that differed from the one before it, in order.
+  public var views: [View]
+
+  public init(step: Int, action: String, calls: [String], views: [View]) {
+    self.step = step
+    self.action = action
+    self.calls = calls
+    self.views = views
+  }
+}
+
+/// The ordered record of one run (SPEC "Trace"). Two architectures conform alike when their
+/// traces of the same scenario are equal.
+public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertible>: Hashable, Sendable {
+  public var entries: [TraceEntry<View>]
+
+  public init(entries: [TraceEntry<View>] = []) { self.entries = entries }
+
+  /// The trace as JSON lines: one entry per line, keys sorted.
+  public func jsonLines() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return entries.map { entry in
+      // Encoding plain structs of strings, numbers and arrays cannot fail.
+      (try? encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }.joined(separator: "\n")
+  }
+
+  /// Reads a trace written by ``jsonLines()``.
+  ///
+  /// - Throws: `DecodingError` when a line is not a trace entry.
+  public init(jsonLines: String) throws {
+    let decoder = JSONDecoder()
+    entries = try jsonLines.split(separator: "\n", omittingEmptySubsequences: true).map {
+      try decoder.decode(TraceEntry<View>.self, from: Data($0.utf8))
+    }
+  }
+
+  /// A readable description of the first place where this trace differs from `expected`, or
+  /// `nil` when they are equal.
+  public func firstDivergence(from expected: Trace, expectedName: String = "baseline") -> String? {
+    for index in 0..<max(entries.count, expected.entries.count) {
+      guard index < entries.count else {
+        return "Trace ends early: \(expectedName) continues with step \(expected.entries[index].step) "
+          + "(\(expected.entries[index].action))"
+      }
+      guard index < expected.entries.count else {
+        return "Trace has an extra step \(entries[index].step) (\(entries[index].action))"
+      }
+      let actual = entries[index]
+      let wanted = expected.entries[index]
+      guard actual != wanted else { continue }
+      var lines = ["Trace diverges from \(expectedName) at step \(wanted.step) (\(wanted.action)):"]
+      if actual.action != wanted.action {
+        lines.append("  action: expected \(wanted.action), actual \(actual.action)")
+      }
+      if actual.calls != wanted.calls {
+        lines += describeListDifference(
+          "calls", expected: wanted.calls, actual: actual.calls, describe: { $0 })
+      }
+      if actual.views != wanted.views {
+        lines += describeListDifference(
+          "views", expected: wanted.views, actual: actual.views, describe: \.description)
+        if let first = zip(wanted.views, actual.views).first(where: { $0 != $1 }) {
+          lines.append("  first differing view: \(fieldDifferences(expected: first.0, actual: first.1))")
+        }
+      }
+      return lines.joined(separator: "\n")
+    }
+    return nil
+  }
+}
+
+/// Lines describing how two lists differ, with a window around the first difference.
+func describeListDifference<Element: Equatable>(
+  _ label: String, expected: [Element], actual: [Element], describe: (Element) -> String
+) -> [String] {
+  let first =
+    zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    ?? min(expected.count, actual.count)
+  let window = max(0, first - 2)..<(first + 3)
+  func show(_ list: [Element]) -> String {
+    let slice = list.indices.clamped(to: window.clamped(to: list.indices))
+    let shown = slice.map { "\($0 == first ? "→ " : "")\(describe(list[$0]))" }
+    let before = slice.lowerBound > 0 ? "…\(slice.lowerBound) before, " : ""
+    let after = slice.upperBound < list.count ? ", …\(list.count - slice.upperBound) more" : ""
+    return "[\(before)\(shown.joined(separator: ", "))\(after)] (\(list.count))"
+  }
+  return [
+    "  \(label) differ at #\(first + 1):",
+    "    expected \(show(expected))",
+    "    actual   \(show(actual))",
+  ]
+}
+
+/// The fields of two values of the same type that differ, as `name: expected X, actual Y`.
+func fieldDifferences<Value>(expected: Value, actual: Value) -> String {
+  let wanted = Mirror(reflecting: expected).children
+  let got = Mirror(reflecting: actual).children
+  let differences = zip(wanted, got).compactMap { pair -> String? in
+    let (e, a) = pair
+    let eText = String(reflecting: e.value)
+    let aText = String(reflecting: a.value)
+    guard eText != aText else { return nil }
+    return "\(e.label ?? "value"): expected \(eText), actual \(aText)"
+  }
+  return differences.isEmpty ? "\(expected) vs \(actual)" : differences.joined(separator: "; ")
+}

@@ -1,0 +1,137 @@
+import ArchitectureSpec
+
+/// The counter in plain Swift: a value model, a serial message loop, and tasks that call the
+/// environment directly.
+public final class BaselineCounter: Sendable {
+  struct Model: LoopModel {
+    enum Message {
+      case intent(CounterIntent)
+      case loaded(Int?)
+      case loadFailed
+    }
+
+    enum Effect {
+      case save(Int)
+      case log(String)
+    }
+
+    var isLoaded = false
+    var count = 0
+
+    mutating func handle(_ message: Message) -> Effect? {
+      switch message {
+      case .loaded(let stored):
+        guard !isLoaded else { return nil }
+        isLoaded = true
+        guard let stored else { return nil }
+        guard CounterApp.validCounts.contains(stored) else { return .log(CounterApp.unreadableCountMessage) }
+        count = stored
+        return nil
+      case .loadFailed:
+        guard !isLoaded else { return nil }
+        isLoaded = true
+        return .log(CounterApp.unreadableCountMessage)
+      case .intent(let intent):
+        guard isLoaded else { return nil }
+        let old = count
+        switch intent {
+        case .increment: count = min(count + 1, CounterApp.maximumCount)
+        case .decrement: count = max(count - 1, 0)
+        case .reset: count = 0
+        }
+        return count == old ? nil : .save(count)
+      }
+    }
+
+    var view: CounterView { isLoaded ? .ready(count: count) : .loading }
+  }
+
+  private enum Slot { case load, saves }
+
+  private let loop: MessageLoop<Model>
+  private let environment: CounterEnvironment
+  private let tasks = TaskSlots<Slot>()
+  private let saves: AsyncStream<Int>.Continuation
+  private let pendingSaves: AsyncStream<Int>
+  private let defects: BaselineDefects
+
+  /// Creates a counter that does nothing until started.
+  public convenience init(environment: CounterEnvironment) {
+    self.init(environment: environment, defects: [])
+  }
+
+  package init(environment: CounterEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
+    loop = MessageLoop(Model(), defects: defects)
+    (pendingSaves, saves) = AsyncStream.makeStream(of: Int.self)
+  }
+
+  deinit { saves.finish() }
+
+  /// The current view.
+  public var view: CounterView { loop.view }
+
+  /// Starts: shows `Loading…`, reads the stored count, and starts writing saves in order.
+  public func start(observer: @escaping @Sendable (CounterView) -> Void) {
+    guard let initial = loop.start(observer: observer) else { return }
+    observer(initial)
+    let storage = environment.storage
+    let dropsResult = defects.contains(.losesStartupEvent)
+    tasks.replace(
+      .load,
+      with: Task(executorPreference: environment.executor) { [weak self] in
+        let message: Model.Message
+        do { message = .loaded(try await storage.load()) } catch { message = .loadFailed }
+        guard !Task.isCancelled, !dropsResult else { return }
+        self?.deliver(message)
+      })
+    tasks.replace(
+      .saves,
+      with: Task(executorPreference: environment.executor) { [pendingSaves, environment, defects] in
+        for await count in pendingSaves {
+          guard !Task.isCancelled else { return }
+          // Mutation point (tests only): the log written before the save.
+          if defects.contains(.logsBeforeSaving) { environment.log.log(CounterApp.savedMessage(count)) }
+          do {
+            try await environment.storage.save(count)
+            guard !Task.isCancelled else { return }
+            if !defects.contains(.logsBeforeSaving) { environment.log.log(CounterApp.savedMessage(count)) }
+          } catch {
+            guard !Task.isCancelled else { return }
+            environment.log.log(CounterApp.saveFailedMessage)
+          }
+        }
+      })
+    loop.drain(perform: perform)
+  }
+
+  /// Sends an intent; safe from any thread.
+  public func send(_ intent: CounterIntent) {
+    if defects.contains(.losesConcurrentUpdates) {
+      loop.sendUnserialized(.intent(intent), perform: perform)
+    } else {
+      loop.send(.intent(intent), isIntent: true, perform: perform)
+    }
+  }
+
+  /// Stops: later intents and results are ignored and pending work is cancelled.
+  public func stop() {
+    loop.stop()
+    if !defects.contains(.appliesResultsAfterStop) {
+      saves.finish()
+      tasks.cancelAll()
+    }
+  }
+
+  private func deliver(_ message: Model.Message) {
+    loop.send(message, isIntent: false, perform: perform)
+  }
+
+  private func perform(_ effect: Model.Effect) {
+    switch effect {
+    case .save(let count): saves.yield(count)
+    case .log(let message): environment.log.log(message)
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import ArchitectureSpec
+
+/// The stopwatch in plain Swift: a value model, a serial message loop, and one timer task on
+/// absolute deadlines.
+public final class BaselineStopwatch: Sendable {
+  struct Model: LoopModel {
+    enum Message {
+      case intent(StopwatchIntent)
+      case tick(timer: Int)
+    }
+
+    enum Effect {
+      case startTimer(id: Int)
+      case cancelTimer
+    }
+
+    var tenths = 0
+    var isRunning = false
+    var laps: [Int] = []
+    /// The id of the running timer; a tick from any other timer is stale.
+    var timer = 0
+    let defects: BaselineDefects
+
+    mutating func handle(_ message: Message) -> Effect? {
+      switch message {
+      case .intent(.start):
+        // Mutation point (tests only): a second timer on a second start.
+        guard !isRunning else { return defects.contains(.startsSecondTimer) ? .startTimer(id: timer) : nil }
+        isRunning = true
+        timer += 1
+        return .startTimer(id: timer)
+      case .intent(.stop):
+        guard isRunning else { return nil }
+        isRunning = false
+        timer += 1
+        return defects.contains(.appliesTicksAfterStop) ? nil : .cancelTimer
+      case .intent(.reset):
+        let wasRunning = isRunning
+        tenths = 0
+        laps = []
+        isRunning = false
+        timer += 1
+        return wasRunning ? .cancelTimer : nil
+      case .intent(.lap):
+        if isRunning { laps.append(tenths) }
+        return nil
+      case .tick(let id):
+        // Mutation point (tests only): ticks applied whatever timer sent them.
+        guard defects.contains(.appliesTicksAfterStop) || (id == timer && isRunning) else { return nil }
+        tenths += 1
+        return nil
+      }
+    }
+
+    var view: StopwatchView { StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps) }
+  }
+
+  private let loop: MessageLoop<Model>
+  private let environment: StopwatchEnvironment
+  private let timers = TaskSlots<Int>()
+  private let defects: BaselineDefects
+
+  /// Creates a stopwatch that does nothing until started.
+  public convenience init(environment: StopwatchEnvironment) {
+    self.init(environment: environment, defects: [])
+  }
+
+  package init(environment: StopwatchEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
+    loop = MessageLoop(Model(defects: defects), defects: defects)
+  }
+
+  /// The current view.
+  public var view: StopwatchView { loop.view }
+
+  /// Starts: shows `0:00.0`.
+  public func start(observer: @escaping @Sendable (StopwatchView) -> Void) {
+    guard let initial = loop.start(observer: observer) else { return }
+    observer(initial)
+    loop.drain(perform: perform)
+  }
+
+  /// Sends an intent; safe from any thread.
+  public func send(_ intent: StopwatchIntent) {
+    loop.send(.intent(intent), isIntent: true, perform: perform)
+  }
+
+  /// Stops: the timer is cancelled and later intents and ticks are ignored.
+  public func stop() {
+    loop.stop()
+    if !defects.contains(.appliesResultsAfterStop) { timers.cancelAll() }
+  }
+
+  private func perform(_ effect: Model.Effect) {
+    switch effect {
+    case .startTimer(let id):
+      let clock = environment.clock
+      let task = Task(executorPreference: environment.executor) { [weak self] in
+        await tick(every: StopwatchApp.tickInterval, on: clock) {
+          guard let self else { return false }
+          self.loop.send(.tick(timer: id), isIntent: false, perform: self.perform)
+          return true
+        }
+      }
+      timers.replace(0, with: task, keepingOthers: defects.contains(.startsSecondTimer))
+    case .cancelTimer:
+      timers.cancel(0)
+    }
+  }
+}
+
+/// Calls `onTick` at start + k × `interval` for k = 1, 2, … until it returns `false` or the
+/// task is cancelled. Deadlines are absolute, so a slow tick never delays the next.
+func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: () -> Bool) async {
+  var deadline = clock.now
+  repeat {
+    deadline = deadline.advanced(by: interval)
+    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+  } while onTick()
+}

@@ -1,0 +1,200 @@
+import ArchitectureSpec
+
+/// The weather app in plain Swift: a value model, a serial message loop, and tasks for the
+/// debounce, the search and the forecast, each replaced (and cancelled) by the next.
+public final class BaselineWeather: Sendable {
+  struct Model: LoopModel {
+    enum Message {
+      case intent(WeatherIntent)
+      case debounced(term: String, id: Int)
+      case searched(id: Int, Result<[Place], any Error>)
+      case forecasted(id: Int, Result<Forecast, any Error>)
+    }
+
+    enum Effect {
+      case debounce(term: String, id: Int)
+      case cancelSearch
+      case search(term: String, id: Int)
+      case forecast(Place, id: Int)
+    }
+
+    enum SearchPhase { case inFlight, succeeded, failed }
+    enum Weather { case none, loading, loaded(Forecast), failed }
+
+    var query = ""
+    var status = WeatherView.SearchStatus.idle
+    var places: [Place] = []
+    var selected: Place?
+    var weather = Weather.none
+    var unit = TemperatureUnit.celsius
+    var lastSearch: (term: String, phase: SearchPhase)?
+    /// Ids of the latest debounce, search and forecast; a message with an older id is stale.
+    var debounceID = 0
+    var searchID = 0
+    var forecastID = 0
+    let defects: BaselineDefects
+
+    mutating func handle(_ message: Message) -> Effect? {
+      switch message {
+      case .intent(.queryChanged(let text)):
+        query = text
+        debounceID += 1
+        let term = WeatherApp.searchTerm(for: text)
+        guard term.isEmpty else { return .debounce(term: term, id: debounceID) }
+        searchID += 1
+        places = []
+        status = .idle
+        lastSearch = nil
+        return .cancelSearch
+      case .debounced(let term, let id):
+        guard id == debounceID else { return nil }
+        if let lastSearch, lastSearch.term == term, lastSearch.phase != .failed { return nil }
+        searchID += 1
+        status = .searching
+        lastSearch = (term, .inFlight)
+        return .search(term: term, id: searchID)
+      case .searched(let id, let result):
+        // Mutation point (tests only): results of superseded searches applied.
+        guard id == searchID || defects.contains(.appliesStaleSearchResults) else { return nil }
+        switch result {
+        case .success(let found):
+          places = Array(found.prefix(WeatherApp.maximumRows))
+          status = found.isEmpty ? .noResults : .idle
+          lastSearch?.phase = .succeeded
+        case .failure:
+          places = []
+          status = .failed
+          lastSearch?.phase = .failed
+        }
+        return nil
+      case .intent(.select(let id)):
+        guard let place = places.first(where: { $0.id == id }) else { return nil }
+        if selected?.id == id, case .loading = weather { return nil }
+        if selected?.id == id, case .loaded = weather { return nil }
+        return requestForecast(for: place)
+      case .intent(.retry):
+        guard case .failed = weather, let selected else { return nil }
+        return requestForecast(for: selected)
+      case .forecasted(let id, let result):
+        guard id == forecastID else { return nil }
+        switch result {
+        case .success(let forecast): weather = .loaded(forecast)
+        case .failure: weather = .failed
+        }
+        return nil
+      case .intent(.toggleUnit):
+        unit = unit.toggled
+        return nil
+      }
+    }
+
+    private mutating func requestForecast(for place: Place) -> Effect {
+      selected = place
+      weather = .loading
+      forecastID += 1
+      return .forecast(place, id: forecastID)
+    }
+
+    var view: WeatherView {
+      WeatherView(
+        query: query, status: status, rows: places.map(WeatherView.Row.init),
+        selectedPlaceID: selected?.id, weather: weatherPanel, unit: unit)
+    }
+
+    private var weatherPanel: WeatherView.Weather {
+      guard let selected else { return .none }
+      switch weather {
+      case .none: return .none
+      case .loading: return .loading(selected)
+      case .loaded(let forecast): return .loaded(selected, forecast, unit: unit)
+      case .failed: return .failed(selected)
+      }
+    }
+  }
+
+  private enum Slot { case debounce, search, forecast }
+
+  private let loop: MessageLoop<Model>
+  private let environment: WeatherEnvironment
+  private let tasks = TaskSlots<Slot>()
+  private let defects: BaselineDefects
+
+  /// Creates the app; nothing happens until it is started.
+  public convenience init(environment: WeatherEnvironment) {
+    self.init(environment: environment, defects: [])
+  }
+
+  package init(environment: WeatherEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
+    loop = MessageLoop(Model(defects: defects), defects: defects)
+  }
+
+  /// The current view.
+  public var view: WeatherView { loop.view }
+
+  /// Starts: shows the empty search.
+  public func start(observer: @escaping @Sendable (WeatherView) -> Void) {
+    guard let initial = loop.start(observer: observer) else { return }
+    observer(initial)
+    loop.drain(perform: perform)
+  }
+
+  /// Sends an intent; safe from any thread.
+  public func send(_ intent: WeatherIntent) {
+    loop.send(.intent(intent), isIntent: true, perform: perform)
+  }
+
+  /// Stops: pending requests are cancelled and later intents and results are ignored.
+  public func stop() {
+    loop.stop()
+    if !defects.contains(.appliesResultsAfterStop) { tasks.cancelAll() }
+  }
+
+  private func deliver(_ message: Model.Message) {
+    loop.send(message, isIntent: false, perform: perform)
+  }
+
+  private func perform(_ effect: Model.Effect) {
+    let service = environment.service
+    switch effect {
+    case .debounce(let term, let id):
+      let clock = environment.clock
+      tasks.replace(
+        .debounce,
+        with: Task(executorPreference: environment.executor) { [weak self] in
+          do { try await sleep(for: WeatherApp.debounce, on: clock) } catch { return }
+          self?.deliver(.debounced(term: term, id: id))
+        })
+    case .cancelSearch:
+      tasks.cancel(.debounce)
+      tasks.cancel(.search)
+    case .search(let term, let id):
+      tasks.replace(
+        .search,
+        with: Task(executorPreference: environment.executor) { [weak self] in
+          let result = await Result(catching: { try await service.search(term) })
+          self?.deliver(.searched(id: id, result))
+        },
+        keepingOthers: defects.contains(.appliesStaleSearchResults))
+    case .forecast(let place, let id):
+      tasks.replace(
+        .forecast,
+        with: Task(executorPreference: environment.executor) { [weak self] in
+          let result = await Result(catching: { try await service.forecast(for: place) })
+          self?.deliver(.forecasted(id: id, result))
+        })
+    }
+  }
+}
+
+private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
+  try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+}
+
+extension Result where Failure == any Error {
+  /// Runs `body` and captures its value or error.
+  init(catching body: () async throws -> Success) async {
+    do { self = .success(try await body()) } catch { self = .failure(error) }
+  }
+}

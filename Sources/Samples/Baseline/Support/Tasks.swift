@@ -1,0 +1,40 @@
+import Synchronization
+
+/// The effect tasks a baseline runtime owns, by slot, cancelled on replace, stop and release.
+final class TaskSlots<Slot: Hashable & Sendable>: Sendable {
+  private struct State {
+    var tasks: [Slot: [Task<Void, Never>]] = [:]
+    var isClosed = false
+  }
+
+  private let state = Mutex(State())
+
+  /// Puts `task` in `slot`, cancelling what was there unless `keepingOthers`.
+  func replace(_ slot: Slot, with task: Task<Void, Never>, keepingOthers: Bool = false) {
+    let old = state.withLock { state -> [Task<Void, Never>] in
+      guard !state.isClosed else { return [task] }
+      let old = keepingOthers ? [] : state.tasks[slot, default: []]
+      state.tasks[slot] = (keepingOthers ? state.tasks[slot, default: []] : []) + [task]
+      return old
+    }
+    for task in old { task.cancel() }
+  }
+
+  /// Cancels the tasks in `slot`.
+  func cancel(_ slot: Slot) {
+    let old = state.withLock { $0.tasks.removeValue(forKey: slot) ?? [] }
+    for task in old { task.cancel() }
+  }
+
+  /// Cancels everything and refuses new tasks.
+  func cancelAll() {
+    let all = state.withLock { state in
+      state.isClosed = true
+      defer { state.tasks.removeAll() }
+      return state.tasks.values.flatMap { $0 }
+    }
+    for task in all { task.cancel() }
+  }
+
+  deinit { cancelAll() }
+}

@@ -1,0 +1,30 @@
+import ArchitectureSpec
+import Baseline
+
+/// One architecture's implementations of the three apps.
+public struct Architecture: Sendable {
+  public var name: String
+  public var counter: Implementation<CounterApp>
+  public var stopwatch: Implementation<StopwatchApp>
+  public var weather: Implementation<WeatherApp>
+}
+
+/// Every architecture in this repository, and what is known not to conform yet.
+public enum Catalog {
+  /// The architectures, reference first.
+  public static let architectures: [Architecture] = [
+    Architecture(name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline)
+  ]
+
+  /// The app names, in the order reports list them.
+  public static let apps = [CounterApp.name, StopwatchApp.name, WeatherApp.name]
+
+  /// Failures accepted for now, with the reason. The goal is an empty list; an entry whose
+  /// scenario passes is reported as an error.
+  public static let knownDeviations: [KnownDeviation] = []
+
+  /// The architecture called `name`, if there is one.
+  public static func architecture(named name: String) -> Architecture? {
+    architectures.first { $0.name == name }
+  }
+}
