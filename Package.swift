@@ -34,7 +34,8 @@ let package = Package(
     .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples"]),
     .testTarget(
       name: "ArchitectureSpecTests",
-      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
+      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"],
+      exclude: ["Golden"]
     ),
     .testTarget(
       name: "ConformanceTests",

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The outcome of running one scenario against one implementation.
 public struct RunResult<App: ConformanceApp>: Sendable {
   /// What happened, step by step.
@@ -81,8 +84,8 @@ private final class Run<App: ConformanceApp> {
 
   func record(step: Int, action: String) async {
     let made = fakes.recorder.drain()
-    uncheckedCalls += made
     let calls = made.filter(\.isCancellation) + made.filter { !$0.isCancellation }
+    uncheckedCalls += calls
     entries.append(
       TraceEntry(step: step, action: action, calls: calls.map(\.description), views: observer.drainViews()))
     guard let driver, !isStopped else { return }
@@ -103,11 +106,7 @@ private final class Run<App: ConformanceApp> {
       driver?.send(intent)
     case .sendConcurrently(let intent, let tasks, let each):
       if let driver {
-        await withTaskGroup(of: Void.self) { group in
-          for _ in 0..<tasks {
-            group.addTask { for _ in 0..<each { driver.send(intent) } }
-          }
-        }
+        await sendFromThreads(tasks, each: each) { driver.send(intent) }
       }
     case .sendFromObserver(let intent, let then, let times):
       if let driver {
@@ -181,6 +180,24 @@ private final class Run<App: ConformanceApp> {
     let actual = await driver.view
     if actual != expected {
       fail(index, step, "view differs: \(fieldDifferences(expected: expected, actual: actual))")
+    }
+  }
+}
+
+/// Calls `send` `each` times on each of `count` new threads, released together, and returns when
+/// all are done. Threads rather than tasks: tasks may share one pool thread and never overlap,
+/// which would hide exactly the lost updates R3 is about.
+private func sendFromThreads(_ count: Int, each: Int, _ send: @escaping @Sendable () -> Void) async {
+  let ready = Atomic(0)
+  let finished = Atomic(0)
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    for _ in 0..<count {
+      Thread {
+        ready.add(1, ordering: .sequentiallyConsistent)
+        while ready.load(ordering: .sequentiallyConsistent) < count { sched_yield() }
+        for _ in 0..<each { send() }
+        if finished.add(1, ordering: .sequentiallyConsistent).newValue == count { continuation.resume() }
+      }.start()
     }
   }
 }

@@ -110,10 +110,17 @@ func fieldDifferences<Value>(expected: Value, actual: Value) -> String {
   let got = Mirror(reflecting: actual).children
   let differences = zip(wanted, got).compactMap { pair -> String? in
     let (e, a) = pair
-    let eText = String(reflecting: e.value)
-    let aText = String(reflecting: a.value)
+    let eText = describeField(e.value)
+    let aText = describeField(a.value)
     guard eText != aText else { return nil }
     return "\(e.label ?? "value"): expected \(eText), actual \(aText)"
   }
   return differences.isEmpty ? "\(expected) vs \(actual)" : differences.joined(separator: "; ")
+}
+
+/// Strings in quotes, everything else as it describes itself.
+private func describeField(_ value: Any) -> String {
+  if let string = value as? String { return quoted(string) }
+  if let optional = value as? Int? { return optional.map(String.init) ?? "nil" }
+  return String(describing: value)
 }

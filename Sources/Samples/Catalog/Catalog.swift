@@ -16,6 +16,9 @@ public enum Catalog {
     Architecture(name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline)
   ]
 
+  /// The reference every trace is compared with: `baseline`.
+  public static var reference: Architecture { architectures[0] }
+
   /// The app names, in the order reports list them.
   public static let apps = [CounterApp.name, StopwatchApp.name, WeatherApp.name]
 

@@ -1,0 +1,138 @@
+import ArchitectureSpec
+import ArchitectureSpecTesting
+import Baseline
+import Synchronization
+import Testing
+
+/// Messages collected from issues, across the tasks that record them.
+final class Messages: Sendable {
+  private let state = Mutex<[String]>([])
+  func append(_ message: String) { state.withLock { $0.append(message) } }
+  var all: [String] { state.withLock { $0 } }
+}
+
+/// Deliberately broken variants of the baseline, each reproducing a bug of an original library.
+/// Every one must be caught by the suite with a readable first-divergence message.
+@Suite("Mutants are caught")
+struct MutantTests {
+  /// Runs `scenario` against the mutant and expects the suite to report `message`.
+  func expectCaught<App>(
+    _ mutant: Implementation<App>, reference: Implementation<App>, _ scenarioName: String,
+    reporting message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let scenario = try #require(App.scenarios.first { $0.name == scenarioName }, sourceLocation: sourceLocation)
+    let seen = Messages()
+    await withKnownIssue {
+      await expectConformance(mutant, scenario: scenario, reference: reference)
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+      seen.append(text)
+      return text.hasPrefix("mutant · \(App.name) · \(scenarioName)")
+    }
+    #expect(
+      seen.all.contains { $0.contains(message) },
+      "expected a failure containing:\n\(message)\nreported:\n\(seen.all.joined(separator: "\n---\n"))",
+      sourceLocation: sourceLocation)
+  }
+
+  @Test func nestedDispatchIsCaught() async throws {
+    try await expectCaught(
+      Implementation<CounterApp>.baseline(defects: .nestsMessages), reference: .baseline, "r2.observer-sends-are-queued",
+      reporting: """
+        Trace diverges from baseline at step 1 (send increment, then increment from the observer × 1000):
+          calls differ at #1:
+            expected [→ save(1), log("count: 1"), save(2), …1999 more] (2002)
+            actual   [→ save(1001), log("count: 1001"), save(1000), …1999 more] (2002)
+          views differ at #1:
+            expected [→ Count: 1 [- reset], Count: 2 [- reset], Count: 3 [- reset], …998 more] (1001)
+            actual   [→ Count: 1001 [- reset], Count: 1000 [- reset], Count: 999 [- reset], …998 more] (1001)
+        """)
+  }
+
+  @Test func lostConcurrentUpdatesAreCaught() async throws {
+    try await expectCaught(
+      Implementation<CounterApp>.baseline(defects: .losesConcurrentUpdates), reference: .baseline, "r3.concurrent-sends",
+      reporting: "view differs: count: expected 2000, actual ")
+  }
+
+  @Test func lostStartupEventIsCaught() async throws {
+    try await expectCaught(
+      Implementation<CounterApp>.baseline(defects: .losesStartupEvent), reference: .baseline, "c1.load-called-once",
+      reporting: """
+        Trace diverges from baseline at step 0 (start):
+          views differ at #2:
+            expected [Loading…, → Count: 4 [- reset]] (2)
+            actual   [Loading…] (1)
+        """)
+  }
+
+  @Test func resultAppliedAfterStopIsCaught() async throws {
+    try await expectCaught(
+      Implementation<WeatherApp>.baseline(defects: .appliesResultsAfterStop), reference: .baseline, "r6.result-after-stop-ignored",
+      reporting: """
+        Trace diverges from baseline at step 3 (stop):
+          calls differ at #1:
+            expected [→ cancelled search("ber")] (1)
+            actual   [] (0)
+        """)
+  }
+
+  @Test func secondTimerIsCaught() async throws {
+    try await expectCaught(
+      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline, "s2.second-start-changes-nothing",
+      reporting: "expected 1 sleeper(s) on the clock, found 2")
+    try await expectCaught(
+      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline, "s2.second-start-changes-nothing",
+      reporting: "Trace diverges from baseline at step 5 (advance 950 ms)")
+  }
+
+  @Test func tickAfterStopIsCaught() async throws {
+    try await expectCaught(
+      Implementation<StopwatchApp>.baseline(defects: .appliesTicksAfterStop), reference: .baseline, "s3.stop-cancels-the-timer",
+      reporting: """
+        Trace diverges from baseline at step 6 (advance 2000 ms):
+          views differ at #1:
+            expected [] (0)
+            actual   [→ 0:00.4 stopped
+        """)
+  }
+
+  @Test func staleSearchResultIsCaught() async throws {
+    try await expectCaught(
+      Implementation<WeatherApp>.baseline(defects: .appliesStaleSearchResults), reference: .baseline,
+      "w4.late-result-of-superseded-search-ignored",
+      reporting: """
+        Trace diverges from baseline at step 4 (advance 300 ms):
+          calls differ at #1:
+            expected [→ cancelled search("ber"), search("bern")] (2)
+            actual   [→ search("bern")] (1)
+        """)
+  }
+
+  @Test func saveAndLogSwappedIsCaught() async throws {
+    try await expectCaught(
+      Implementation<CounterApp>.baseline(defects: .logsBeforeSaving), reference: .baseline, "c5.save-then-log",
+      reporting: """
+        Trace diverges from baseline at step 1 (send increment):
+          calls differ at #1:
+            expected [→ save(2), log("count: 2")] (2)
+            actual   [→ log("count: 2"), save(2)] (2)
+        """)
+  }
+
+  @Test func randomProgramsFindAndShortenADivergence() async throws {
+    let mutant = Implementation<CounterApp>.baseline(defects: .logsBeforeSaving)
+    var found: ProgramFailure?
+    for seed in UInt64(1)...50 where found == nil {
+      found = await Conformance.checkProgram(seed: seed, implementation: mutant, reference: .baseline)
+    }
+    let failure = try #require(found)
+    let steps = failure.program.split(separator: "\n").dropFirst().filter { !$0.contains("setup:") }
+    #expect(steps.count == 1, "shortened to \(failure.program)")
+    #expect(failure.message.contains("Trace diverges from mutant") == false)
+    #expect(failure.message.hasPrefix("Trace diverges from baseline at step 1"))
+    let again = await Conformance.checkProgram(seed: failure.seed, implementation: mutant, reference: .baseline)
+    #expect(again == failure, "the seed reproduces the failure")
+  }
+}
