@@ -86,7 +86,8 @@ struct Arguments {
   }
 
   /// Removes and returns the value of `--name` as a number.
-  mutating func number<N: FixedWidthInteger>(_ name: String, as type: N.Type = N.self) throws -> N? {
+  mutating func number<N: FixedWidthInteger>(_ name: String, as type: N.Type = N.self) throws -> N?
+  {
     guard let value = try option(name) else { return nil }
     guard let number = N(value), number >= 0 else {
       throw UsageError("\(name) must be a non-negative whole number; got '\(value)'")

@@ -17,7 +17,9 @@ struct TraceCommand {
       throw UsageError("trace needs --architecture")
     }
     architecture = Catalog.architecture(named: name) ?? Catalog.architectures[0]
-    guard let scenario = try arguments.option("--scenario") else { throw UsageError("trace needs --scenario") }
+    guard let scenario = try arguments.option("--scenario") else {
+      throw UsageError("trace needs --scenario")
+    }
     self.scenario = scenario
     try arguments.finish()
   }

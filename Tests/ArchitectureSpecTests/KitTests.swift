@@ -15,11 +15,13 @@ struct KitTests {
   }
 
   @Test func scenarioNamesAreUniqueAndStartWithARuleTheyCover() {
-    let names = CounterApp.scenarios.map(\.name) + StopwatchApp.scenarios.map(\.name)
+    let names =
+      CounterApp.scenarios.map(\.name) + StopwatchApp.scenarios.map(\.name)
       + WeatherApp.scenarios.map(\.name)
     #expect(Set(names).count == names.count)
     for scenario in CounterApp.scenarios.map({ ($0.name, $0.rules) })
-      + StopwatchApp.scenarios.map({ ($0.name, $0.rules) }) + WeatherApp.scenarios.map({ ($0.name, $0.rules) })
+      + StopwatchApp.scenarios.map({ ($0.name, $0.rules) })
+      + WeatherApp.scenarios.map({ ($0.name, $0.rules) })
     {
       let prefix = scenario.0.prefix { $0 != "." }.uppercased()
       #expect(scenario.1.map(\.rawValue).contains(prefix), "\(scenario.0) is tagged \(scenario.1)")
@@ -28,17 +30,24 @@ struct KitTests {
 
   @Test func aKnownDeviationThatPassesIsAnError() async {
     let scenario = CounterApp.scenarios[0]
-    let stale = KnownDeviation(architecture: "baseline", app: "counter", scenario: scenario.name, reason: "was broken")
+    let stale = KnownDeviation(
+      architecture: "baseline", app: "counter", scenario: scenario.name, reason: "was broken")
     let report = await Conformance.report(
-      Implementation<CounterApp>.baseline, reference: .baseline, scenarios: [scenario], knownDeviations: [stale])
-    #expect(report.failures.map(\.message) == ["known deviation no longer reproduces (was broken); remove it from the list"])
+      Implementation<CounterApp>.baseline, reference: .baseline, scenarios: [scenario],
+      knownDeviations: [stale])
+    #expect(
+      report.failures.map(\.message) == [
+        "known deviation no longer reproduces (was broken); remove it from the list"
+      ])
   }
 
   @Test func aKnownDeviationThatFailsIsAccepted() async throws {
     let scenario = try #require(CounterApp.scenarios.first { $0.name == "c5.save-then-log" })
-    let known = KnownDeviation(architecture: "mutant", app: "counter", scenario: scenario.name, reason: "swapped")
+    let known = KnownDeviation(
+      architecture: "mutant", app: "counter", scenario: scenario.name, reason: "swapped")
     let report = await Conformance.report(
-      Implementation<CounterApp>.baseline(defects: .logsBeforeSaving), reference: .baseline, scenarios: [scenario],
+      Implementation<CounterApp>.baseline(defects: .logsBeforeSaving), reference: .baseline,
+      scenarios: [scenario],
       knownDeviations: [known])
     #expect(report.failures.isEmpty)
     #expect(report.knownDeviations == [known])
@@ -47,7 +56,8 @@ struct KitTests {
 
   @Test func expectationsReportTheStepAndTheDifference() async {
     let wrong = Scenario<CounterApp>(
-      "c4.wrong", rules: [.c4], steps: [.send(.increment), .expectView(.ready(count: 2)), .expectCalls([.load])])
+      "c4.wrong", rules: [.c4],
+      steps: [.send(.increment), .expectView(.ready(count: 2)), .expectCalls([.load])])
     let result = await ScenarioRunner.run(wrong, on: .baseline)
     #expect(
       result.failures == [
@@ -74,7 +84,8 @@ struct KitTests {
     let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Golden/counter.c6.failed-save-keeps-count.jsonl")
     let expected = try String(contentsOf: golden, encoding: .utf8)
-    let scenario = try #require(CounterApp.scenarios.first { $0.name == "c6.failed-save-keeps-count" })
+    let scenario = try #require(
+      CounterApp.scenarios.first { $0.name == "c6.failed-save-keeps-count" })
     let trace = await ScenarioRunner.run(scenario, on: .baseline).trace
     #expect(trace.jsonLines() + "\n" == expected)
   }
@@ -95,7 +106,9 @@ struct VirtualClockTests {
       await executor.quiescence()
     }
     #expect(clock.sleeperCount == 4)
-    while clock.wakeNext(notAfter: clock.now.advanced(by: .seconds(1))) { await executor.quiescence() }
+    while clock.wakeNext(notAfter: clock.now.advanced(by: .seconds(1))) {
+      await executor.quiescence()
+    }
     #expect(woken.names == ["a", "b1", "b2", "c"])
     #expect(clock.now == VirtualClock.Instant(offset: .milliseconds(300)))
   }
@@ -141,16 +154,22 @@ struct FormatTests {
     #expect(StopwatchApp.format(tenths: tenths) == text)
   }
 
-  @Test(arguments: [(12.25, "12.3"), (-12.25, "-12.3"), (0.04, "0.0"), (-0.04, "0.0"), (10.5, "10.5"), (54.14, "54.1")])
+  @Test(arguments: [
+    (12.25, "12.3"), (-12.25, "-12.3"), (0.04, "0.0"), (-0.04, "0.0"), (10.5, "10.5"),
+    (54.14, "54.1"),
+  ])
   func oneDecimalRoundsHalfAwayFromZero(value: Double, text: String) {
     #expect(WeatherApp.oneDecimal(value) == text)
   }
 
   @Test(arguments: [
-    (0, "Clear sky"), (1, "Mainly clear"), (2, "Partly cloudy"), (3, "Overcast"), (45, "Fog"), (48, "Fog"),
+    (0, "Clear sky"), (1, "Mainly clear"), (2, "Partly cloudy"), (3, "Overcast"), (45, "Fog"),
+    (48, "Fog"),
     (51, "Drizzle"), (55, "Drizzle"), (56, "Freezing drizzle"), (61, "Rain"), (66, "Freezing rain"),
-    (71, "Snow"), (77, "Snow grains"), (80, "Rain showers"), (85, "Snow showers"), (95, "Thunderstorm"),
-    (96, "Thunderstorm with hail"), (99, "Thunderstorm with hail"), (4, "Unknown conditions"), (-1, "Unknown conditions"),
+    (71, "Snow"), (77, "Snow grains"), (80, "Rain showers"), (85, "Snow showers"),
+    (95, "Thunderstorm"),
+    (96, "Thunderstorm with hail"), (99, "Thunderstorm with hail"), (4, "Unknown conditions"),
+    (-1, "Unknown conditions"),
   ])
   func weatherCodes(code: Int, text: String) {
     #expect(WeatherApp.conditions(code: code) == text)
@@ -165,7 +184,8 @@ struct FormatTests {
   @Test func fahrenheitIsConvertedThenRounded() {
     let place = Place(id: 1, name: "Berlin", country: "Germany", latitude: 0, longitude: 0)
     let text = WeatherApp.forecastText(
-      place: place, forecast: Forecast(temperature: 12.3, weatherCode: 2, windSpeed: 10.5), unit: .fahrenheit)
+      place: place, forecast: Forecast(temperature: 12.3, weatherCode: 2, windSpeed: 10.5),
+      unit: .fahrenheit)
     #expect(text == "Berlin: 54.1°F, Partly cloudy, wind 10.5 km/h")
   }
 }

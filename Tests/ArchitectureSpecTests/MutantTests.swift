@@ -21,7 +21,8 @@ struct MutantTests {
     reporting message: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    let scenario = try #require(App.scenarios.first { $0.name == scenarioName }, sourceLocation: sourceLocation)
+    let scenario = try #require(
+      App.scenarios.first { $0.name == scenarioName }, sourceLocation: sourceLocation)
     let seen = Messages()
     await withKnownIssue {
       await expectConformance(mutant, scenario: scenario, reference: reference)
@@ -38,7 +39,8 @@ struct MutantTests {
 
   @Test func nestedDispatchIsCaught() async throws {
     try await expectCaught(
-      Implementation<CounterApp>.baseline(defects: .nestsMessages), reference: .baseline, "r2.observer-sends-are-queued",
+      Implementation<CounterApp>.baseline(defects: .nestsMessages), reference: .baseline,
+      "r2.observer-sends-are-queued",
       reporting: """
         Trace diverges from baseline at step 1 (send increment, then increment from the observer × 1000):
           calls differ at #1:
@@ -52,13 +54,15 @@ struct MutantTests {
 
   @Test func lostConcurrentUpdatesAreCaught() async throws {
     try await expectCaught(
-      Implementation<CounterApp>.baseline(defects: .losesConcurrentUpdates), reference: .baseline, "r3.concurrent-sends",
+      Implementation<CounterApp>.baseline(defects: .losesConcurrentUpdates), reference: .baseline,
+      "r3.concurrent-sends",
       reporting: "view differs: count: expected 2000, actual ")
   }
 
   @Test func lostStartupEventIsCaught() async throws {
     try await expectCaught(
-      Implementation<CounterApp>.baseline(defects: .losesStartupEvent), reference: .baseline, "c1.load-called-once",
+      Implementation<CounterApp>.baseline(defects: .losesStartupEvent), reference: .baseline,
+      "c1.load-called-once",
       reporting: """
         Trace diverges from baseline at step 0 (start):
           views differ at #2:
@@ -69,7 +73,8 @@ struct MutantTests {
 
   @Test func resultAppliedAfterStopIsCaught() async throws {
     try await expectCaught(
-      Implementation<WeatherApp>.baseline(defects: .appliesResultsAfterStop), reference: .baseline, "r6.result-after-stop-ignored",
+      Implementation<WeatherApp>.baseline(defects: .appliesResultsAfterStop), reference: .baseline,
+      "r6.result-after-stop-ignored",
       reporting: """
         Trace diverges from baseline at step 3 (stop):
           calls differ at #1:
@@ -80,16 +85,19 @@ struct MutantTests {
 
   @Test func secondTimerIsCaught() async throws {
     try await expectCaught(
-      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline, "s2.second-start-changes-nothing",
+      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline,
+      "s2.second-start-changes-nothing",
       reporting: "expected 1 sleeper(s) on the clock, found 2")
     try await expectCaught(
-      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline, "s2.second-start-changes-nothing",
+      Implementation<StopwatchApp>.baseline(defects: .startsSecondTimer), reference: .baseline,
+      "s2.second-start-changes-nothing",
       reporting: "Trace diverges from baseline at step 5 (advance 950 ms)")
   }
 
   @Test func tickAfterStopIsCaught() async throws {
     try await expectCaught(
-      Implementation<StopwatchApp>.baseline(defects: .appliesTicksAfterStop), reference: .baseline, "s3.stop-cancels-the-timer",
+      Implementation<StopwatchApp>.baseline(defects: .appliesTicksAfterStop), reference: .baseline,
+      "s3.stop-cancels-the-timer",
       reporting: """
         Trace diverges from baseline at step 6 (advance 2000 ms):
           views differ at #1:
@@ -100,7 +108,8 @@ struct MutantTests {
 
   @Test func staleSearchResultIsCaught() async throws {
     try await expectCaught(
-      Implementation<WeatherApp>.baseline(defects: .appliesStaleSearchResults), reference: .baseline,
+      Implementation<WeatherApp>.baseline(defects: .appliesStaleSearchResults),
+      reference: .baseline,
       "w4.late-result-of-superseded-search-ignored",
       reporting: """
         Trace diverges from baseline at step 4 (advance 300 ms):
@@ -112,7 +121,8 @@ struct MutantTests {
 
   @Test func saveAndLogSwappedIsCaught() async throws {
     try await expectCaught(
-      Implementation<CounterApp>.baseline(defects: .logsBeforeSaving), reference: .baseline, "c5.save-then-log",
+      Implementation<CounterApp>.baseline(defects: .logsBeforeSaving), reference: .baseline,
+      "c5.save-then-log",
       reporting: """
         Trace diverges from baseline at step 1 (send increment):
           calls differ at #1:
@@ -125,14 +135,16 @@ struct MutantTests {
     let mutant = Implementation<CounterApp>.baseline(defects: .logsBeforeSaving)
     var found: ProgramFailure?
     for seed in UInt64(1)...50 where found == nil {
-      found = await Conformance.checkProgram(seed: seed, implementation: mutant, reference: .baseline)
+      found = await Conformance.checkProgram(
+        seed: seed, implementation: mutant, reference: .baseline)
     }
     let failure = try #require(found)
     let steps = failure.program.split(separator: "\n").dropFirst().filter { !$0.contains("setup:") }
     #expect(steps.count == 1, "shortened to \(failure.program)")
     #expect(failure.message.contains("Trace diverges from mutant") == false)
     #expect(failure.message.hasPrefix("Trace diverges from baseline at step 1"))
-    let again = await Conformance.checkProgram(seed: failure.seed, implementation: mutant, reference: .baseline)
+    let again = await Conformance.checkProgram(
+      seed: failure.seed, implementation: mutant, reference: .baseline)
     #expect(again == failure, "the seed reproduces the failure")
   }
 }

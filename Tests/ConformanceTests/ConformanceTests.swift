@@ -1,7 +1,7 @@
 import ArchitectureSpec
 import ArchitectureSpecTesting
-import Foundation
 import Baseline
+import Foundation
 import Samples
 import Testing
 
@@ -15,7 +15,9 @@ struct Case<App: ConformanceApp>: Sendable, CustomTestStringConvertible {
   static func all(_ implementation: (Architecture) -> Implementation<App>) -> [Case] {
     let reference = implementation(Catalog.reference)
     return Catalog.architectures.flatMap { architecture in
-      App.scenarios.map { Case(implementation: implementation(architecture), reference: reference, scenario: $0) }
+      App.scenarios.map {
+        Case(implementation: implementation(architecture), reference: reference, scenario: $0)
+      }
     }
   }
 
@@ -27,8 +29,10 @@ struct Case<App: ConformanceApp>: Sendable, CustomTestStringConvertible {
 }
 
 /// How many random programs each architecture runs per app: 200, or `CONFORMANCE_PROGRAMS`.
-let programCount = ProcessInfo.processInfo.environment["CONFORMANCE_PROGRAMS"].flatMap(Int.init) ?? 200
-let programSeed = ProcessInfo.processInfo.environment["CONFORMANCE_SEED"].flatMap(UInt64.init) ?? 20_261_121
+let programCount =
+  ProcessInfo.processInfo.environment["CONFORMANCE_PROGRAMS"].flatMap(Int.init) ?? 200
+let programSeed =
+  ProcessInfo.processInfo.environment["CONFORMANCE_SEED"].flatMap(UInt64.init) ?? 20_261_121
 
 @Suite("Scenarios")
 struct ScenarioTests {
@@ -49,18 +53,21 @@ struct PropertyTests {
   @Test(arguments: names)
   func counter(_ name: String) async throws {
     let architecture = try #require(Catalog.architecture(named: name))
-    await expectSameTraces(architecture.counter, reference: .baseline, programs: programCount, seed: programSeed)
+    await expectSameTraces(
+      architecture.counter, reference: .baseline, programs: programCount, seed: programSeed)
   }
 
   @Test(arguments: names)
   func stopwatch(_ name: String) async throws {
     let architecture = try #require(Catalog.architecture(named: name))
-    await expectSameTraces(architecture.stopwatch, reference: .baseline, programs: programCount, seed: programSeed)
+    await expectSameTraces(
+      architecture.stopwatch, reference: .baseline, programs: programCount, seed: programSeed)
   }
 
   @Test(arguments: names)
   func weather(_ name: String) async throws {
     let architecture = try #require(Catalog.architecture(named: name))
-    await expectSameTraces(architecture.weather, reference: .baseline, programs: programCount, seed: programSeed)
+    await expectSameTraces(
+      architecture.weather, reference: .baseline, programs: programCount, seed: programSeed)
   }
 }

@@ -151,7 +151,8 @@ public struct WeatherView: Codable, Sendable, Hashable, CustomStringConvertible 
 
     /// The row for a place: `Berlin, Germany`.
     public init(_ place: Place) {
-      self.init(id: place.id, text: place.country.isEmpty ? place.name : "\(place.name), \(place.country)")
+      self.init(
+        id: place.id, text: place.country.isEmpty ? place.name : "\(place.name), \(place.country)")
     }
   }
 
@@ -181,8 +182,11 @@ public struct WeatherView: Codable, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The forecast for `place` arrived.
-    public static func loaded(_ place: Place, _ forecast: Forecast, unit: TemperatureUnit) -> Weather {
-      Weather(kind: .loaded, text: WeatherApp.forecastText(place: place, forecast: forecast, unit: unit))
+    public static func loaded(_ place: Place, _ forecast: Forecast, unit: TemperatureUnit)
+      -> Weather
+    {
+      Weather(
+        kind: .loaded, text: WeatherApp.forecastText(place: place, forecast: forecast, unit: unit))
     }
 
     /// The forecast for `place` could not be loaded.

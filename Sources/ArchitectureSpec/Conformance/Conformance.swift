@@ -71,7 +71,8 @@ public enum Conformance {
           ConformanceFailure(
             architecture: implementation.architecture, app: App.name, scenario: scenario.name,
             rules: scenario.rules,
-            message: "known deviation no longer reproduces (\(known.reason)); remove it from the list"))
+            message:
+              "known deviation no longer reproduces (\(known.reason)); remove it from the list"))
       }
     }
     for index in 0..<programs {

@@ -24,7 +24,9 @@ public final class FakeWeatherService: WeatherService {
   ///
   /// - Returns: The term of the search that was answered, or `nil` when none was pending.
   @discardableResult
-  public func answerSearch(term: String? = nil, with result: Result<[Place], FakeFailure>) -> String? {
+  public func answerSearch(term: String? = nil, with result: Result<[Place], FakeFailure>)
+    -> String?
+  {
     let call = searches.answer(result.mapError { $0 as any Error }) { call in
       guard case .search(let pending) = call else { return false }
       return term == nil || term == pending
@@ -37,7 +39,9 @@ public final class FakeWeatherService: WeatherService {
   ///
   /// - Returns: The place id of the forecast that was answered, or `nil` when none was pending.
   @discardableResult
-  public func answerForecast(placeID: Int? = nil, with result: Result<Forecast, FakeFailure>) -> Int? {
+  public func answerForecast(placeID: Int? = nil, with result: Result<Forecast, FakeFailure>)
+    -> Int?
+  {
     let call = forecasts.answer(result.mapError { $0 as any Error }) { call in
       guard case .forecast(let pending) = call else { return false }
       return placeID == nil || placeID == pending

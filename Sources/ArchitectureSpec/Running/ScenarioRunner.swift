@@ -53,7 +53,9 @@ private final class Run<App: ConformanceApp> {
       await driver.start(observer: { observer.receive($0) })
     }
     await settle()
-    if observer.notifications == 0 { failures.append("R1: start delivered no view to the observer") }
+    if observer.notifications == 0 {
+      failures.append("R1: start delivered no view to the observer")
+    }
     await record(step: 0, action: "start")
 
     for (offset, step) in scenario.steps.enumerated() {
@@ -87,7 +89,8 @@ private final class Run<App: ConformanceApp> {
     let calls = made.filter(\.isCancellation) + made.filter { !$0.isCancellation }
     uncheckedCalls += calls
     entries.append(
-      TraceEntry(step: step, action: action, calls: calls.map(\.description), views: observer.drainViews()))
+      TraceEntry(
+        step: step, action: action, calls: calls.map(\.description), views: observer.drainViews()))
     guard let driver, !isStopped else { return }
     let view = await driver.view
     if let seen = observer.lastView, seen != view {
@@ -158,7 +161,9 @@ private final class Run<App: ConformanceApp> {
       return
     case .expectSleepers(let expected):
       let count = fakes.clock.sleeperCount
-      if count != expected { fail(index, step, "expected \(expected) sleeper(s) on the clock, found \(count)") }
+      if count != expected {
+        fail(index, step, "expected \(expected) sleeper(s) on the clock, found \(count)")
+      }
       return
     }
     await settle()
@@ -187,7 +192,8 @@ private final class Run<App: ConformanceApp> {
 /// Calls `send` `each` times on each of `count` new threads, released together, and returns when
 /// all are done. Threads rather than tasks: tasks may share one pool thread and never overlap,
 /// which would hide exactly the lost updates R3 is about.
-private func sendFromThreads(_ count: Int, each: Int, _ send: @escaping @Sendable () -> Void) async {
+private func sendFromThreads(_ count: Int, each: Int, _ send: @escaping @Sendable () -> Void) async
+{
   let ready = Atomic(0)
   let finished = Atomic(0)
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -196,7 +202,9 @@ private func sendFromThreads(_ count: Int, each: Int, _ send: @escaping @Sendabl
         ready.add(1, ordering: .sequentiallyConsistent)
         while ready.load(ordering: .sequentiallyConsistent) < count { sched_yield() }
         for _ in 0..<each { send() }
-        if finished.add(1, ordering: .sequentiallyConsistent).newValue == count { continuation.resume() }
+        if finished.add(1, ordering: .sequentiallyConsistent).newValue == count {
+          continuation.resume()
+        }
       }.start()
     }
   }

@@ -42,7 +42,9 @@ final class ViewObserver<App: ConformanceApp>: Sendable {
   }
 
   /// From now on, each notification sends `intent` through `send`, `times` times in all.
-  func react(sending intent: App.Intent, times: Int, through send: @escaping @Sendable (App.Intent) -> Void) {
+  func react(
+    sending intent: App.Intent, times: Int, through send: @escaping @Sendable (App.Intent) -> Void
+  ) {
     state.withLock { $0.reaction = Reaction(send: send, intent: intent, remaining: times) }
   }
 

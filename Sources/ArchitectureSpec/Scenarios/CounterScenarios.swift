@@ -70,15 +70,20 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .send(.increment), .expectView(.ready(count: 3)), .expectCalls([.save(3), .log(saved(3))]),
     ]),
   Scenario(
-    "c4.increment", rules: [.c4, .c5], steps: [
+    "c4.increment", rules: [.c4, .c5],
+    steps: [
       .send(.increment), .send(.increment), .expectView(.ready(count: 2)),
       .expectCalls([.load, .save(1), .log(saved(1)), .save(2), .log(saved(2))]),
     ]),
   Scenario(
     "c4.decrement", rules: [.c4, .c5], setup: FakeSetup(load: .value(2)),
-    steps: [.send(.decrement), .expectView(.ready(count: 1)), .expectCalls([.load, .save(1), .log(saved(1))])]),
+    steps: [
+      .send(.decrement), .expectView(.ready(count: 1)),
+      .expectCalls([.load, .save(1), .log(saved(1))]),
+    ]),
   Scenario(
-    "c4.decrement-at-zero-changes-nothing", rules: [.c4, .c5], steps: [
+    "c4.decrement-at-zero-changes-nothing", rules: [.c4, .c5],
+    steps: [
       .send(.decrement), .expectView(.ready(count: 0)), .expectCalls([.load]),
     ]),
   Scenario(
@@ -87,7 +92,8 @@ private let counterScenarios: [Scenario<CounterApp>] = [
   Scenario(
     "c4.reset", rules: [.c4, .c5], setup: FakeSetup(load: .value(7)),
     steps: [
-      .send(.reset), .expectView(.ready(count: 0)), .expectCalls([.load, .save(0), .log(saved(0))]),
+      .send(.reset), .expectView(.ready(count: 0)),
+      .expectCalls([.load, .save(0), .log(saved(0))]),
       .send(.reset), .expectCalls([]),
     ]),
   Scenario(
@@ -104,10 +110,14 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .send(.increment), .expectView(.ready(count: 3)), .expectCalls([.save(3), .log(saved(3))]),
     ]),
   Scenario(
-    "c7.flags-follow-count", rules: [.c7], steps: [
-      .expectView(CounterView(status: .ready, count: 0, text: "Count: 0", canDecrement: false, canReset: false)),
+    "c7.flags-follow-count", rules: [.c7],
+    steps: [
+      .expectView(
+        CounterView(
+          status: .ready, count: 0, text: "Count: 0", canDecrement: false, canReset: false)),
       .send(.increment),
-      .expectView(CounterView(status: .ready, count: 1, text: "Count: 1", canDecrement: true, canReset: true)),
+      .expectView(
+        CounterView(status: .ready, count: 1, text: "Count: 1", canDecrement: true, canReset: true)),
       .send(.decrement), .expectView(.ready(count: 0)),
     ]),
   Scenario(

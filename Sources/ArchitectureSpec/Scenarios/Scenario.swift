@@ -30,7 +30,8 @@ public struct Scenario<App: ConformanceApp>: Sendable, CustomStringConvertible {
   public var description: String {
     var lines = ["\(name) [\(rules.map(\.rawValue).joined(separator: ", "))]"]
     if setup != FakeSetup() {
-      lines.append("  setup: load \(setup.load)\(setup.honorsCancellation ? "" : ", cancellation ignored")")
+      lines.append(
+        "  setup: load \(setup.load)\(setup.honorsCancellation ? "" : ", cancellation ignored")")
     }
     for (index, step) in steps.enumerated() { lines.append("  \(index + 1). \(step)") }
     return lines.joined(separator: "\n")
@@ -104,7 +105,8 @@ public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .send(let intent): "send \(intent)"
-    case .sendConcurrently(let intent, let tasks, let each): "send \(intent) from \(tasks) tasks × \(each)"
+    case .sendConcurrently(let intent, let tasks, let each):
+      "send \(intent) from \(tasks) tasks × \(each)"
     case .sendFromObserver(let intent, let then, let times):
       "send \(intent), then \(then) from the observer × \(times)"
     case .advance(let duration): "advance \(milliseconds(duration)) ms"
@@ -117,7 +119,8 @@ public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
     case .stop: "stop"
     case .release: "release"
     case .expectView(let view): "expect view \(view)"
-    case .expectCalls(let calls): "expect calls [\(calls.map(\.description).joined(separator: ", "))]"
+    case .expectCalls(let calls):
+      "expect calls [\(calls.map(\.description).joined(separator: ", "))]"
     case .expectSleepers(let count): "expect \(count) sleeper\(count == 1 ? "" : "s")"
     }
   }

@@ -22,7 +22,9 @@ extension StopwatchApp: ConformanceApp {
           (1, .sendFromObserver(.lap, then: .stop, times: 1)),
         ]))
     }
-    if random.pick([(5, false), (1, true)]) { steps += [.stop, .send(.start), .advance(.seconds(1))] }
+    if random.pick([(5, false), (1, true)]) {
+      steps += [.stop, .send(.start), .advance(.seconds(1))]
+    }
     return Scenario("random stopwatch program", rules: [], steps: steps)
   }
 }
@@ -57,7 +59,8 @@ private let stopwatchScenarios: [Scenario<StopwatchApp>] = [
   Scenario(
     "s3.stop-cancels-the-timer", rules: [.s3, .r5],
     steps: [
-      .send(.start), .advance(.milliseconds(350)), .send(.stop), .expectView(view(3, running: false)),
+      .send(.start), .advance(.milliseconds(350)), .send(.stop),
+      .expectView(view(3, running: false)),
       .expectSleepers(0), .advance(.seconds(2)), .expectView(view(3, running: false)),
     ]),
   Scenario(
@@ -73,7 +76,8 @@ private let stopwatchScenarios: [Scenario<StopwatchApp>] = [
   Scenario(
     "s4.reset-while-running", rules: [.s4],
     steps: [
-      .send(.start), .advance(.milliseconds(500)), .send(.lap), .send(.reset), .expectView(.initial),
+      .send(.start), .advance(.milliseconds(500)), .send(.lap), .send(.reset),
+      .expectView(.initial),
       .expectSleepers(0), .advance(.seconds(1)), .expectView(.initial),
     ]),
   Scenario(
@@ -87,7 +91,8 @@ private let stopwatchScenarios: [Scenario<StopwatchApp>] = [
     steps: [
       .send(.start), .advance(.milliseconds(1_200)), .send(.lap),
       .expectView(view(12, running: true, laps: [12])),
-      .advance(.milliseconds(300)), .send(.lap), .expectView(view(15, running: true, laps: [12, 15])),
+      .advance(.milliseconds(300)), .send(.lap),
+      .expectView(view(15, running: true, laps: [12, 15])),
       .send(.stop), .send(.lap), .expectView(view(15, running: false, laps: [12, 15])),
     ]),
   Scenario(

@@ -22,7 +22,9 @@ public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable
 
 /// The ordered record of one run (SPEC "Trace"). Two architectures conform alike when their
 /// traces of the same scenario are equal.
-public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertible>: Hashable, Sendable {
+public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertible>: Hashable,
+  Sendable
+{
   public var entries: [TraceEntry<View>]
 
   public init(entries: [TraceEntry<View>] = []) { self.entries = entries }
@@ -52,7 +54,8 @@ public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertibl
   public func firstDivergence(from expected: Trace, expectedName: String = "baseline") -> String? {
     for index in 0..<max(entries.count, expected.entries.count) {
       guard index < entries.count else {
-        return "Trace ends early: \(expectedName) continues with step \(expected.entries[index].step) "
+        return
+          "Trace ends early: \(expectedName) continues with step \(expected.entries[index].step) "
           + "(\(expected.entries[index].action))"
       }
       guard index < expected.entries.count else {
@@ -73,7 +76,8 @@ public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertibl
         lines += describeListDifference(
           "views", expected: wanted.views, actual: actual.views, describe: \.description)
         if let first = zip(wanted.views, actual.views).first(where: { $0 != $1 }) {
-          lines.append("  first differing view: \(fieldDifferences(expected: first.0, actual: first.1))")
+          lines.append(
+            "  first differing view: \(fieldDifferences(expected: first.0, actual: first.1))")
         }
       }
       return lines.joined(separator: "\n")

@@ -24,7 +24,9 @@ public final class BaselineCounter: Sendable {
         guard !isLoaded else { return nil }
         isLoaded = true
         guard let stored else { return nil }
-        guard CounterApp.validCounts.contains(stored) else { return .log(CounterApp.unreadableCountMessage) }
+        guard CounterApp.validCounts.contains(stored) else {
+          return .log(CounterApp.unreadableCountMessage)
+        }
         count = stored
         return nil
       case .loadFailed:
@@ -92,11 +94,15 @@ public final class BaselineCounter: Sendable {
         for await count in pendingSaves {
           guard !Task.isCancelled else { return }
           // Mutation point (tests only): the log written before the save.
-          if defects.contains(.logsBeforeSaving) { environment.log.log(CounterApp.savedMessage(count)) }
+          if defects.contains(.logsBeforeSaving) {
+            environment.log.log(CounterApp.savedMessage(count))
+          }
           do {
             try await environment.storage.save(count)
             guard !Task.isCancelled else { return }
-            if !defects.contains(.logsBeforeSaving) { environment.log.log(CounterApp.savedMessage(count)) }
+            if !defects.contains(.logsBeforeSaving) {
+              environment.log.log(CounterApp.savedMessage(count))
+            }
           } catch {
             guard !Task.isCancelled else { return }
             environment.log.log(CounterApp.saveFailedMessage)

@@ -3,7 +3,9 @@ import ArchitectureSpec
 struct BaselineCounterDriver: AppDriver {
   typealias App = CounterApp
   let runtime: BaselineCounter
-  func start(observer: @escaping @Sendable (CounterView) -> Void) async { runtime.start(observer: observer) }
+  func start(observer: @escaping @Sendable (CounterView) -> Void) async {
+    runtime.start(observer: observer)
+  }
   func send(_ intent: CounterIntent) { runtime.send(intent) }
   var view: CounterView { get async { runtime.view } }
   func idle() async {}
@@ -13,7 +15,9 @@ struct BaselineCounterDriver: AppDriver {
 struct BaselineStopwatchDriver: AppDriver {
   typealias App = StopwatchApp
   let runtime: BaselineStopwatch
-  func start(observer: @escaping @Sendable (StopwatchView) -> Void) async { runtime.start(observer: observer) }
+  func start(observer: @escaping @Sendable (StopwatchView) -> Void) async {
+    runtime.start(observer: observer)
+  }
   func send(_ intent: StopwatchIntent) { runtime.send(intent) }
   var view: StopwatchView { get async { runtime.view } }
   func idle() async {}
@@ -23,7 +27,9 @@ struct BaselineStopwatchDriver: AppDriver {
 struct BaselineWeatherDriver: AppDriver {
   typealias App = WeatherApp
   let runtime: BaselineWeather
-  func start(observer: @escaping @Sendable (WeatherView) -> Void) async { runtime.start(observer: observer) }
+  func start(observer: @escaping @Sendable (WeatherView) -> Void) async {
+    runtime.start(observer: observer)
+  }
   func send(_ intent: WeatherIntent) { runtime.send(intent) }
   var view: WeatherView { get async { runtime.view } }
   func idle() async {}

@@ -25,7 +25,9 @@ public final class BaselineStopwatch: Sendable {
       switch message {
       case .intent(.start):
         // Mutation point (tests only): a second timer on a second start.
-        guard !isRunning else { return defects.contains(.startsSecondTimer) ? .startTimer(id: timer) : nil }
+        guard !isRunning else {
+          return defects.contains(.startsSecondTimer) ? .startTimer(id: timer) : nil
+        }
         isRunning = true
         timer += 1
         return .startTimer(id: timer)
@@ -46,13 +48,17 @@ public final class BaselineStopwatch: Sendable {
         return nil
       case .tick(let id):
         // Mutation point (tests only): ticks applied whatever timer sent them.
-        guard defects.contains(.appliesTicksAfterStop) || (id == timer && isRunning) else { return nil }
+        guard defects.contains(.appliesTicksAfterStop) || (id == timer && isRunning) else {
+          return nil
+        }
         tenths += 1
         return nil
       }
     }
 
-    var view: StopwatchView { StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps) }
+    var view: StopwatchView {
+      StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps)
+    }
   }
 
   private let loop: MessageLoop<Model>

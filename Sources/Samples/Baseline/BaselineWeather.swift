@@ -19,7 +19,11 @@ public final class BaselineWeather: Sendable {
     }
 
     enum SearchPhase { case inFlight, succeeded, failed }
-    enum Weather { case none, loading, loaded(Forecast), failed }
+    enum Weather {
+      case none, loading
+      case loaded(Forecast)
+      case failed
+    }
 
     var query = ""
     var status = WeatherView.SearchStatus.idle

@@ -106,7 +106,9 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// Mutation point (tests only): handles `message` on a copy of the model taken outside the
   /// queue and writes the copy back, so concurrent senders overwrite each other's updates.
   func sendUnserialized(_ message: Model.Message, perform: (Model.Effect) -> Void) {
-    guard var model = state.withLock({ $0.isStarted && !$0.isStopped ? $0.model : nil }) else { return }
+    guard var model = state.withLock({ $0.isStarted && !$0.isStopped ? $0.model : nil }) else {
+      return
+    }
     sched_yield()
     let effect = model.handle(message)
     let next = state.withLock { state in
