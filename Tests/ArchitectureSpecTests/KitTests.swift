@@ -1,7 +1,6 @@
 import ArchitectureSpec
 import Baseline
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("The conformance kit")
@@ -97,7 +96,7 @@ struct VirtualClockTests {
     let clock = VirtualClock()
     let executor = ScenarioExecutor.acquire()
     defer { executor.release() }
-    let woken = Woken()
+    let woken = Lines()
     for (name, ms) in [("c", 300), ("a", 100), ("b1", 200), ("b2", 200)] {
       Task(executorPreference: executor) {
         try await clock.sleep(until: clock.now.advanced(by: .milliseconds(ms)))
@@ -109,7 +108,7 @@ struct VirtualClockTests {
     while clock.wakeNext(notAfter: clock.now.advanced(by: .seconds(1))) {
       await executor.quiescence()
     }
-    #expect(woken.names == ["a", "b1", "b2", "c"])
+    #expect(woken.all == ["a", "b1", "b2", "c"])
     #expect(clock.now == VirtualClock.Instant(offset: .milliseconds(300)))
   }
 
@@ -139,12 +138,6 @@ struct VirtualClockTests {
     clock.advance(by: .milliseconds(50))
     #expect(clock.now.offset == .milliseconds(50))
   }
-}
-
-final class Woken: Sendable {
-  private let state = Mutex<[String]>([])
-  func append(_ name: String) { state.withLock { $0.append(name) } }
-  var names: [String] { state.withLock { $0 } }
 }
 
 @Suite("App rules as pure functions")

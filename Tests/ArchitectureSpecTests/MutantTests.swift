@@ -1,15 +1,7 @@
 import ArchitectureSpec
 import ArchitectureSpecTesting
 import Baseline
-import Synchronization
 import Testing
-
-/// Messages collected from issues, across the tasks that record them.
-final class Messages: Sendable {
-  private let state = Mutex<[String]>([])
-  func append(_ message: String) { state.withLock { $0.append(message) } }
-  var all: [String] { state.withLock { $0 } }
-}
 
 /// Deliberately broken variants of the baseline, each reproducing a bug of an original library.
 /// Every one must be caught by the suite with a readable first-divergence message.
@@ -23,7 +15,7 @@ struct MutantTests {
   ) async throws {
     let scenario = try #require(
       App.scenarios.first { $0.name == scenarioName }, sourceLocation: sourceLocation)
-    let seen = Messages()
+    let seen = Lines()
     await withKnownIssue {
       await expectConformance(mutant, scenario: scenario, reference: reference)
     } matching: { issue in

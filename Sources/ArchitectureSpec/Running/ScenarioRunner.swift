@@ -107,9 +107,9 @@ private final class Run<App: ConformanceApp> {
     switch step {
     case .send(let intent):
       driver?.send(intent)
-    case .sendConcurrently(let intent, let tasks, let each):
+    case .sendConcurrently(let intent, let senders, let each):
       if let driver {
-        await sendFromThreads(tasks, each: each) { driver.send(intent) }
+        await sendFromThreads(senders, each: each) { driver.send(intent) }
       }
     case .sendFromObserver(let intent, let then, let times):
       if let driver {

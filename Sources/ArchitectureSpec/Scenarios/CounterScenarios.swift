@@ -128,7 +128,9 @@ private let counterScenarios: [Scenario<CounterApp>] = [
     ]),
   Scenario(
     "r3.concurrent-sends", rules: [.r3],
-    steps: [.sendConcurrently(.increment, tasks: 8, each: 250), .expectView(.ready(count: 2_000))]),
+    steps: [
+      .sendConcurrently(.increment, senders: 8, each: 250), .expectView(.ready(count: 2_000)),
+    ]),
   Scenario(
     "r6.stop-ignores-later-intents", rules: [.r6], setup: FakeSetup(load: .value(3)),
     steps: [

@@ -68,8 +68,8 @@ public enum ForecastAnswer: Sendable, Hashable, CustomStringConvertible {
 public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
   /// Sends an intent.
   case send(App.Intent)
-  /// Sends `intent` from `tasks` concurrent tasks, `each` times per task (R3).
-  case sendConcurrently(App.Intent, tasks: Int, each: Int)
+  /// Sends `intent` from `senders` threads at once, `each` times per thread (R3).
+  case sendConcurrently(App.Intent, senders: Int, each: Int)
   /// Sends `intent`; then, from inside the observer, sends `then` on each of the next
   /// `times` notifications, so every message is produced while another is processed (R2).
   case sendFromObserver(App.Intent, then: App.Intent, times: Int)
@@ -105,8 +105,8 @@ public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .send(let intent): "send \(intent)"
-    case .sendConcurrently(let intent, let tasks, let each):
-      "send \(intent) from \(tasks) tasks × \(each)"
+    case .sendConcurrently(let intent, let senders, let each):
+      "send \(intent) from \(senders) threads × \(each)"
     case .sendFromObserver(let intent, let then, let times):
       "send \(intent), then \(then) from the observer × \(times)"
     case .advance(let duration): "advance \(milliseconds(duration)) ms"

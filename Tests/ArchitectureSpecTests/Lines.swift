@@ -1,0 +1,8 @@
+import Synchronization
+
+/// Strings collected from several tasks, in the order they arrived.
+final class Lines: Sendable {
+  private let state = Mutex<[String]>([])
+  func append(_ line: String) { state.withLock { $0.append(line) } }
+  var all: [String] { state.withLock { $0 } }
+}
