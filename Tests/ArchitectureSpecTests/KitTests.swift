@@ -131,6 +131,8 @@ struct VirtualClockTests {
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(clock.sleeperCount == 0)
+    let deadline = VirtualClock.Instant(offset: .seconds(5))
+    #expect(clock.calls == [.sleep(until: deadline), .cancelled(until: deadline)])
   }
 
   @Test func advanceMovesTimeEvenWithNoSleepers() {

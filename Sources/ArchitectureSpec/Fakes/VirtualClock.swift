@@ -24,6 +24,21 @@ public final class VirtualClock: Clock, Sendable {
     public var description: String { "t+\(offset)" }
   }
 
+  /// One call to the clock, as recorded in ``calls``.
+  public enum Call: Hashable, Sendable, CustomStringConvertible {
+    /// A task went to sleep until the deadline.
+    case sleep(until: Instant)
+    /// A sleeping task was cancelled before its deadline.
+    case cancelled(until: Instant)
+
+    public var description: String {
+      switch self {
+      case .sleep(let deadline): "sleep(until: \(deadline))"
+      case .cancelled(let deadline): "cancelled sleep(until: \(deadline))"
+      }
+    }
+  }
+
   private struct Sleeper {
     var id: Int
     var deadline: Instant
@@ -35,6 +50,7 @@ public final class VirtualClock: Clock, Sendable {
     var nextID = 0
     var sleepers: [Sleeper] = []
     var cancelledBeforeRegistration: Set<Int> = []
+    var calls: [Call] = []
 
     /// The index of the sleeper to wake first: earliest deadline, then earliest registration.
     var firstDue: Int? {
@@ -52,6 +68,10 @@ public final class VirtualClock: Clock, Sendable {
 
   public var minimumResolution: Duration { .zero }
 
+  /// Every sleep that had to wait and every cancelled sleep, in order. Sleeps whose deadline had
+  /// already passed return at once and are not recorded.
+  public var calls: [Call] { state.withLock { $0.calls } }
+
   /// The number of tasks currently sleeping on this clock.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
@@ -64,6 +84,7 @@ public final class VirtualClock: Clock, Sendable {
     try Task.checkCancellation()
     let id: Int? = state.withLock { state in
       guard deadline > state.now else { return nil }
+      state.calls.append(.sleep(until: deadline))
       defer { state.nextID += 1 }
       return state.nextID
     }
@@ -71,7 +92,10 @@ public final class VirtualClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let cancelled = state.withLock { state in
-          if state.cancelledBeforeRegistration.remove(id) != nil { return true }
+          if state.cancelledBeforeRegistration.remove(id) != nil {
+            state.calls.append(.cancelled(until: deadline))
+            return true
+          }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           return false
         }
@@ -80,9 +104,11 @@ public final class VirtualClock: Clock, Sendable {
     } onCancel: {
       let continuation = state.withLock { state in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+          // Not registered yet (the registration records the cancellation), or already woken.
           state.cancelledBeforeRegistration.insert(id)
           return nil as CheckedContinuation<Void, any Error>?
         }
+        state.calls.append(.cancelled(until: deadline))
         return state.sleepers.remove(at: index).continuation
       }
       continuation?.resume(throwing: CancellationError())
