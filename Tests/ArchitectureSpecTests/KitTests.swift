@@ -70,6 +70,17 @@ struct KitTests {
       ])
   }
 
+  @Test func viewDifferencesUnwrapOptionals() async {
+    let wrong = Scenario<WeatherApp>(
+      "w1.wrong", rules: [.w1], steps: [.expectView(WeatherView(selectedPlaceID: 3))])
+    let result = await ScenarioRunner.run(wrong, on: .baseline)
+    #expect(
+      result.failures == [
+        "step 1 (expect view query \"\", status idle, selected 3, °C): "
+          + "view differs: selectedPlaceID: expected 3, actual nil"
+      ])
+  }
+
   @Test func traceRoundTripsThroughJSONLines() async throws {
     let scenario = try #require(WeatherApp.scenarios.first { $0.name == "w7.forecast-text" })
     let trace = await ScenarioRunner.run(scenario, on: .baseline).trace

@@ -22,11 +22,6 @@ public struct Scenario<App: ConformanceApp>: Sendable, CustomStringConvertible {
     self.steps = steps
   }
 
-  /// The scenario without its expectation steps: the program a trace comparison runs.
-  public var actionsOnly: Scenario<App> {
-    Scenario(name, rules: rules, setup: setup, steps: steps.filter(\.isAction))
-  }
-
   public var description: String {
     var lines = ["\(name) [\(rules.map(\.rawValue).joined(separator: ", "))]"]
     if setup != FakeSetup() {

@@ -122,9 +122,12 @@ func fieldDifferences<Value>(expected: Value, actual: Value) -> String {
   return differences.isEmpty ? "\(expected) vs \(actual)" : differences.joined(separator: "; ")
 }
 
-/// Strings in quotes, everything else as it describes itself.
+/// Strings in quotes, optionals unwrapped (or `nil`), everything else as it describes itself.
 private func describeField(_ value: Any) -> String {
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .optional {
+    return mirror.children.first.map { describeField($0.value) } ?? "nil"
+  }
   if let string = value as? String { return quoted(string) }
-  if let optional = value as? Int? { return optional.map(String.init) ?? "nil" }
   return String(describing: value)
 }
