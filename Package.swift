@@ -16,6 +16,8 @@ let package = Package(
   products: architectures.map { .library(name: $0, targets: [$0]) } + [
     .library(name: "ArchitectureSpec", targets: ["ArchitectureSpec", "Baseline"]),
     .library(name: "ArchitectureSpecTesting", targets: ["ArchitectureSpecTesting"]),
+    // The benchmark workloads and every architecture's contestant, for `Benchmarks/`.
+    .library(name: "ArchitectureWorkloads", targets: ["Workloads", "Samples"]),
     .executable(name: "arch", targets: ["arch"]),
   ],
   targets: architectureTargets + [
@@ -23,15 +25,22 @@ let package = Package(
     .target(name: "ArchitectureSpec"),
     // A thin Swift Testing adapter for the kit; kept apart so `arch` never links Testing.
     .target(name: "ArchitectureSpecTesting", dependencies: ["ArchitectureSpec"]),
+    // The benchmark workloads, defined once for every contestant.
+    .target(name: "Workloads", dependencies: ["ArchitectureSpec", "CHeapUsage"]),
+    // Heap usage from the C library, for the lifecycle workload's leak check.
+    .target(name: "CHeapUsage"),
     // The plain-Swift reference apps: the traces every architecture must match.
-    .target(name: "Baseline", dependencies: ["ArchitectureSpec"], path: "Sources/Samples/Baseline"),
+    .target(
+      name: "Baseline", dependencies: ["ArchitectureSpec", "Workloads"],
+      path: "Sources/Samples/Baseline"),
     // The catalog of every architecture's samples and conformance drivers.
     .target(
       name: "Samples",
-      dependencies: ["ArchitectureSpec", "Baseline"] + architectures.map { .target(name: $0) },
+      dependencies: ["ArchitectureSpec", "Baseline", "Workloads"]
+        + architectures.map { .target(name: $0) },
       path: "Sources/Samples/Catalog"
     ),
-    .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples"]),
+    .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples", "Workloads"]),
     .testTarget(
       name: "ArchitectureSpecTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"],
@@ -44,6 +53,6 @@ let package = Package(
   ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CHeapUsage" {
   target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6)]
 }

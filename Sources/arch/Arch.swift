@@ -1,6 +1,7 @@
 import ArchitectureSpec
 import Foundation
 import Samples
+import Synchronization
 
 /// `arch`: the project's command line.
 @main
@@ -13,6 +14,10 @@ enum Arch {
                       Exits 1 on any failure.
       trace APP       Print one run's trace as JSON lines.
       list            List the architectures, apps and scenarios.
+      compare         Run the conformance gate, then every benchmark workload for every
+                      architecture, the baseline and the bare reducer, interleaved; print the
+                      median ns per operation, its 95% interval and the ratios.
+      measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
 
     OPTIONS (conformance):
       --app A             counter, stopwatch or weather (default: all)
@@ -21,18 +26,49 @@ enum Arch {
       --programs N        random programs per app and architecture (default: 200)
       --format F          text or json (default: text)
 
+    OPTIONS (compare):
+      --quick             a twentieth of the operations per sample, 20 random programs per gate
+      --samples N         samples per workload and contestant (default: 15)
+      --workload W,…      only these workloads (default: all)
+      --architecture X    only X, plus baseline and bare for the ratios
+      --format F          text, markdown or json (default: text)
+      --output DIR        also write comparison.md, comparison.json and one SVG chart per workload
+
+    OPTIONS (measure):
+      --architecture X    the contestant, or bare (required)
+      --operations N      how many operations (required)
+
     OPTIONS (trace):
       --architecture X    the architecture to run (required)
       --scenario NAME     the scenario to run (required; see `arch list`)
 
     """
 
-  static func main() async {
+  /// Runs the command on a task while the main thread waits.
+  ///
+  /// Not an `async` main: that parks the main thread in `dispatchMain()`, whose `sigsuspend`
+  /// crashes valgrind 3.19, and `arch measure` exists to run under callgrind.
+  static func main() {
+    let status = Mutex<Int32>(0)
+    let done = DispatchSemaphore(value: 0)
+    // Detached: `main` runs on the main actor, which the wait below blocks.
+    Task.detached {
+      let code = await run()
+      status.withLock { $0 = code }
+      done.signal()
+    }
+    done.wait()
+    exit(status.withLock { $0 })
+  }
+
+  nonisolated static func run() async -> Int32 {
     var arguments = Arguments(CommandLine.arguments.dropFirst())
     do {
       switch arguments.command {
-      case "conformance": exit(try await ConformanceCommand(&arguments).run())
-      case "trace": exit(try await TraceCommand(&arguments).run())
+      case "conformance": return try await ConformanceCommand(&arguments).run()
+      case "trace": return try await TraceCommand(&arguments).run()
+      case "compare": return try await CompareCommand(&arguments).run()
+      case "measure": return try await MeasureCommand(&arguments).run()
       case "list":
         try arguments.finish()
         ListCommand.run()
@@ -42,11 +78,12 @@ enum Arch {
       }
     } catch let error as UsageError {
       FileHandle.standardError.write(Data("error: \(error.message)\n\n\(usage)".utf8))
-      exit(2)
+      return 2
     } catch {
       FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-      exit(1)
+      return 1
     }
+    return 0
   }
 }
 
@@ -83,6 +120,13 @@ struct Arguments {
       throw UsageError("\(name) must be one of \(allowed.joined(separator: ", ")); got '\(value)'")
     }
     return value
+  }
+
+  /// Removes `--name` and returns whether it was present.
+  mutating func flag(_ name: String) -> Bool {
+    guard let index = rest.firstIndex(of: name) else { return false }
+    rest.remove(at: index)
+    return true
   }
 
   /// Removes and returns the value of `--name` as a number.

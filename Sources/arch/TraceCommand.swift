@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import Samples
+import Workloads
 
 /// `arch trace APP --architecture X --scenario NAME`: one run's trace as JSON lines.
 struct TraceCommand {
@@ -47,6 +48,8 @@ enum ListCommand {
   static func run() {
     print("architectures: \(Catalog.architectures.map(\.name).joined(separator: ", "))")
     print("apps: \(Catalog.apps.joined(separator: ", "))")
+    print("contestants: \(Catalog.contestants.map(\.name).joined(separator: ", "))")
+    print("workloads: \(Workload.all.map(\.name).joined(separator: ", "))")
     for (app, names) in [
       (CounterApp.name, CounterApp.scenarios.map(\.name)),
       (StopwatchApp.name, StopwatchApp.scenarios.map(\.name)),

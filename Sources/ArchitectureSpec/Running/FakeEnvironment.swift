@@ -20,21 +20,49 @@ public final class FakeEnvironment: Sendable {
   public let log: LogRecorder
   public let weather: FakeWeatherService
   public let executor: ScenarioExecutor
+  private let ownsExecutor: Bool
 
-  public init(_ setup: FakeSetup = FakeSetup()) {
+  /// Creates fakes with an executor of their own, returned to the pool by ``finish()``.
+  public convenience init(_ setup: FakeSetup = FakeSetup()) {
+    self.init(setup, executor: ScenarioExecutor.acquire(), ownsExecutor: true)
+  }
+
+  /// Creates fakes that share `executor`, which stays the caller's: ``finish()`` keeps it.
+  public convenience init(_ setup: FakeSetup = FakeSetup(), executor: ScenarioExecutor) {
+    self.init(setup, executor: executor, ownsExecutor: false)
+  }
+
+  private init(_ setup: FakeSetup, executor: ScenarioExecutor, ownsExecutor: Bool) {
     storage = FakeStorage(
       load: setup.load, recorder: recorder, honorsCancellation: setup.honorsCancellation)
     log = LogRecorder(recorder: recorder)
     weather = FakeWeatherService(recorder: recorder, honorsCancellation: setup.honorsCancellation)
-    executor = ScenarioExecutor.acquire()
+    self.executor = executor
+    self.ownsExecutor = ownsExecutor
+  }
+
+  /// Waits until every task on the executor is suspended or done and `driver` is idle (R7).
+  ///
+  /// Loops because `idle()` may let more work run on the executor, and that work may again
+  /// make the driver busy.
+  public func settle<App>(_ driver: (any AppDriver<App>)?) async {
+    while true {
+      await executor.quiescence()
+      let mark = executor.completedJobs
+      await driver?.idle()
+      await executor.quiescence()
+      if executor.completedJobs == mark { return }
+    }
   }
 
   /// Ends the run: fails calls still pending so no task waits forever, and returns the executor.
-  func finish() async {
+  ///
+  /// Call it once, after the runtime is stopped and released; the fakes are unusable afterwards.
+  public func finish() async {
     storage.abandonPendingCalls()
     weather.abandonPendingCalls()
     clock.abandonAll()
     await executor.quiescence()
-    executor.release()
+    if ownsExecutor { executor.release() }
   }
 }

@@ -53,6 +53,16 @@ public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
     return finishedJobs
   }
 
+  /// The number of jobs waiting to run.
+  ///
+  /// Read from a job of this executor, zero means every other task that prefers it is
+  /// suspended or done: a task already running here can settle by yielding until then.
+  public var queuedJobCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return jobs.count
+  }
+
   /// Returns once no job is queued or running.
   public func quiescence() async {
     await withCheckedContinuation { continuation in

@@ -75,13 +75,7 @@ private final class Run<App: ConformanceApp> {
 
   /// Waits until every task on the run's executor is suspended or done and the driver is idle.
   func settle() async {
-    while true {
-      await fakes.executor.quiescence()
-      let mark = fakes.executor.completedJobs
-      await driver?.idle()
-      await fakes.executor.quiescence()
-      if fakes.executor.completedJobs == mark { return }
-    }
+    await fakes.settle(driver)
   }
 
   func record(step: Int, action: String) async {

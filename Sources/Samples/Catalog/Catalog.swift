@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import Baseline
+import Workloads
 
 /// One architecture's implementations of the three apps.
 public struct Architecture: Sendable {
@@ -7,14 +8,26 @@ public struct Architecture: Sendable {
   public var counter: Implementation<CounterApp>
   public var stopwatch: Implementation<StopwatchApp>
   public var weather: Implementation<WeatherApp>
+  /// The runtime around the benchmark counter, for the synchronous workloads.
+  public var tally: any TallySubject.Type
+
+  /// What the benchmark workloads run for this architecture.
+  public var contestant: Contestant {
+    Contestant(name: name, tally: tally, stopwatch: stopwatch, weather: weather)
+  }
 }
 
 /// Every architecture in this repository, and what is known not to conform yet.
 public enum Catalog {
   /// The architectures, reference first.
   public static let architectures: [Architecture] = [
-    Architecture(name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline)
+    Architecture(
+      name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline,
+      tally: BaselineTally.self)
   ]
+
+  /// What the benchmark runner measures: every architecture, then the bare reducer.
+  public static var contestants: [Contestant] { architectures.map(\.contestant) + [.bare] }
 
   /// The reference every trace is compared with: `baseline`.
   public static var reference: Architecture { architectures[0] }

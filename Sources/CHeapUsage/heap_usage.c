@@ -1,0 +1,20 @@
+#include "heap_usage.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+
+size_t heap_bytes_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+
+size_t heap_bytes_in_use(void) {
+  malloc_statistics_t statistics;
+  malloc_zone_statistics(NULL, &statistics);
+  return statistics.size_in_use;
+}
+#else
+size_t heap_bytes_in_use(void) { return 0; }
+#endif

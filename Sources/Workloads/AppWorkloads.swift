@@ -1,0 +1,217 @@
+import ArchitectureSpec
+import CHeapUsage
+import Synchronization
+
+/// The asynchronous workloads, on each contestant's spec apps, with the kit's fakes and virtual
+/// clock: nothing sleeps, and every operation ends when the runtime has settled.
+///
+/// A trial runs entirely on one ``ScenarioExecutor``, the thread the runtime's tasks run on,
+/// so instruction counts do not depend on how two threads happened to interleave.
+enum AppWorkloads {
+  /// Stopwatch ticks on the virtual clock, each observed.
+  static let ticks = Workload(
+    name: "ticks", app: StopwatchApp.name, operation: "tick", operations: 100_000
+  ) { contestant, count in
+    guard let implementation = contestant.stopwatch else { return nil }
+    let executor = ScenarioExecutor.acquire()
+    let (session, before) = await onExecutor(executor) {
+      let session = await Session(implementation, executor: executor)
+      session.driver.send(.start)
+      await session.settle()
+      return (session, session.views)
+    }
+    return Trial {
+      await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      let (view, notified) = await onExecutor(executor) {
+        let result = (await session.driver.view, session.views - before)
+        await session.end()
+        return result
+      }
+      executor.release()
+      let expected = StopwatchView(elapsedTenths: count, isRunning: true, lapTenths: [])
+      guard view == expected else {
+        throw WorkloadFailure("ticks: \(count) ticks showed \(view)")
+      }
+      guard notified == count else {
+        throw WorkloadFailure("ticks: \(count) ticks notified the observer \(notified) time(s)")
+      }
+      return Outcome(operations: count, notifications: notified)
+    }
+  }
+
+  /// Keystrokes 10 ms apart, then a pause: exactly one search.
+  static let typing = Workload(
+    name: "typing", app: WeatherApp.name, operation: "keystroke", operations: 10_000
+  ) { contestant, count in
+    guard let implementation = contestant.weather else { return nil }
+    let executor = ScenarioExecutor.acquire()
+    let session = await onExecutor(executor) {
+      await Session(implementation, executor: executor)
+    }
+    return Trial {
+      await onExecutor(executor) {
+        for index in 0..<count {
+          session.driver.send(.queryChanged("q\(index)"))
+          await session.settle()
+          await session.advance(by: .milliseconds(10))
+        }
+        await session.advance(by: WeatherApp.debounce)
+      }
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      let searches = session.searches
+      await onExecutor(executor) { await session.end() }
+      executor.release()
+      let expected: [EnvironmentCall] = count == 0 ? [] : [.search("q\(count - 1)")]
+      guard searches == expected else {
+        throw WorkloadFailure(
+          "typing: \(count) keystrokes issued \(searches.map(\.description)); expected \(expected)")
+      }
+      return Outcome(operations: count)
+    }
+  }
+
+  /// Searches answered at once by the fake: from the debounce firing to the rows on screen.
+  static let roundtrip = Workload(
+    name: "roundtrip", app: WeatherApp.name, operation: "search", operations: 10_000
+  ) { contestant, count in
+    guard let implementation = contestant.weather else { return nil }
+    let executor = ScenarioExecutor.acquire()
+    let session = await onExecutor(executor) {
+      await Session(implementation, executor: executor)
+    }
+    let places = (1...3).map {
+      Place(id: $0, name: "Place \($0)", country: "Country", latitude: 0, longitude: 0)
+    }
+    let wrongRows = Atomic(0)
+    return Trial {
+      await onExecutor(executor) {
+        for index in 0..<count {
+          let term = "q\(index)"
+          session.driver.send(.queryChanged(term))
+          await session.settle()
+          await session.advance(by: WeatherApp.debounce)
+          session.fakes.weather.answerSearch(term: term, with: .success(places))
+          await session.settle()
+          if await session.driver.view.rows.count != places.count {
+            wrongRows.add(1, ordering: .relaxed)
+          }
+        }
+      }
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      let searches = session.searches
+      await onExecutor(executor) { await session.end() }
+      executor.release()
+      let wrong = wrongRows.load(ordering: .relaxed)
+      guard searches.count == count, wrong == 0 else {
+        throw WorkloadFailure(
+          "roundtrip: \(count) answered searches made \(searches.count) search(es); "
+            + "\(wrong) did not show their rows")
+      }
+      return Outcome(operations: count)
+    }
+  }
+
+  /// Create, start (with the timer running), stop and release; the heap must not grow.
+  static let lifecycle = Workload(
+    name: "lifecycle", app: StopwatchApp.name, operation: "cycle", operations: 10_000
+  ) { contestant, count in
+    guard let implementation = contestant.stopwatch else { return nil }
+    let executor = ScenarioExecutor.acquire()
+    // One cycle first, so caches the runtime fills once are not counted as growth.
+    let heapBefore = await onExecutor(executor) {
+      await cycle(implementation, executor)
+      return heap_bytes_in_use()
+    }
+    let heapAfter = Atomic(0)
+    return Trial {
+      await onExecutor(executor) {
+        for _ in 0..<count { await cycle(implementation, executor) }
+      }
+      heapAfter.store(heap_bytes_in_use(), ordering: .relaxed)
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      executor.release()
+      let growth = heapAfter.load(ordering: .relaxed) - heapBefore
+      // A leaked runtime is hundreds of bytes per cycle; allow for allocator noise only.
+      guard count == 0 || growth < 64 * 1024 else {
+        throw WorkloadFailure(
+          "lifecycle: the heap grew by \(growth) bytes over \(count) cycles "
+            + "(\(growth / count) per cycle); a released runtime must be freed")
+      }
+      return Outcome(operations: count)
+    }
+  }
+
+  /// One lifecycle: a stopwatch started and running, stopped, and released with its fakes.
+  private static func cycle(
+    _ implementation: Implementation<StopwatchApp>, _ executor: ScenarioExecutor
+  ) async {
+    let session = await Session(implementation, executor: executor)
+    session.driver.send(.start)
+    await session.settle()
+    await session.end()
+  }
+}
+
+/// Runs `body` on `executor`.
+private func onExecutor<T: Sendable>(
+  _ executor: ScenarioExecutor, _ body: @Sendable () async -> T
+) async -> T {
+  await withTaskExecutorPreference(executor) { await body() }
+}
+
+/// One started runtime of `App` on fresh fakes, observed. Use it only from a task running on
+/// its executor.
+private final class Session<App: ConformanceApp>: Sendable {
+  let fakes: FakeEnvironment
+  let driver: any AppDriver<App>
+  private let notifications = NotificationCount()
+
+  init(_ implementation: Implementation<App>, executor: ScenarioExecutor) async {
+    fakes = FakeEnvironment(executor: executor)
+    driver = implementation.makeDriver(App.environment(from: fakes))
+    await driver.start { [notifications] _ in notifications.add() }
+    await settle()
+  }
+
+  /// How many times the observer was called.
+  var views: Int { notifications.value }
+
+  /// The searches the weather service received.
+  var searches: [EnvironmentCall] {
+    fakes.recorder.all.filter { if case .search = $0 { true } else { false } }
+  }
+
+  /// Waits until every task on the executor is suspended or done and the driver is idle.
+  ///
+  /// Running on the executor, the workload yields its place: the jobs queued before it run
+  /// first, and once it resumes to an empty queue every other task is suspended or done.
+  func settle() async {
+    while true {
+      repeat { await Task.yield() } while fakes.executor.queuedJobCount > 0
+      await driver.idle()
+      if fakes.executor.queuedJobCount == 0 { return }
+    }
+  }
+
+  /// Moves the virtual clock forward, waking each sleeper in turn and settling after each.
+  func advance(by duration: Duration) async {
+    let target = fakes.clock.now.advanced(by: duration)
+    while fakes.clock.wakeNext(notAfter: target) { await settle() }
+    fakes.clock.move(to: target)
+  }
+
+  /// Stops the runtime and fails whatever it left pending.
+  func end() async {
+    await driver.stop()
+    await settle()
+    await fakes.finish()
+  }
+}
+
+/// A count of observer calls that an observer closure can hold without holding its session.
+private final class NotificationCount: Sendable {
+  private let count = Atomic(0)
+  func add() { count.wrappingAdd(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
+}

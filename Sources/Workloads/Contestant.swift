@@ -1,0 +1,29 @@
+import ArchitectureSpec
+
+/// One thing the workloads measure: an architecture, the baseline, or the bare reducer.
+///
+/// A contestant provides what it has: the bare reducer has only a ``tally`` subject; an
+/// architecture has all three apps as well.
+public struct Contestant: Sendable {
+  /// The name in reports: `baseline`, `bare`, `elm-store`, ….
+  public var name: String
+  /// Its runtime around the benchmark counter, for the synchronous workloads.
+  public var tally: (any TallySubject.Type)?
+  /// Its stopwatch, for `ticks` and `lifecycle`.
+  public var stopwatch: Implementation<StopwatchApp>?
+  /// Its weather app, for `typing` and `roundtrip`.
+  public var weather: Implementation<WeatherApp>?
+
+  public init(
+    name: String, tally: (any TallySubject.Type)?, stopwatch: Implementation<StopwatchApp>? = nil,
+    weather: Implementation<WeatherApp>? = nil
+  ) {
+    self.name = name
+    self.tally = tally
+    self.stopwatch = stopwatch
+    self.weather = weather
+  }
+
+  /// The physical floor: the reducer called in a plain loop.
+  public static let bare = Contestant(name: "bare", tally: BareReducer.self)
+}

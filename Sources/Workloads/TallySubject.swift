@@ -1,0 +1,110 @@
+/// One architecture's runtime around ``tally(_:_:)``, for the synchronous workloads.
+///
+/// A conforming type builds a started runtime in its initializer, the way a user of that
+/// architecture would, and sends actions through the runtime's normal synchronous path.
+///
+/// ```swift
+/// final class MyTally: TallySubject {
+///   let store: MyStore<TallyState, TallyAction>
+///   init(_ setup: TallySetup) {
+///     store = MyStore(state: setup.state, update: tally)
+///     for _ in 0..<setup.observers { store.subscribe { setup.notify($0) } }
+///   }
+///   func send(_ action: TallyAction, times: Int) {
+///     for _ in 0..<times { store.dispatch(action) }
+///   }
+///   var state: TallyState { store.state }
+///   func stop() { store.stop() }
+/// }
+/// ```
+public protocol TallySubject: AnyObject, Sendable {
+  /// What the `fanout` workloads widen in this architecture; observers unless it says otherwise.
+  static var fanout: Fanout { get }
+
+  /// Creates and starts a runtime with `setup`'s state, observers and fan-out.
+  init(_ setup: TallySetup)
+
+  /// Sends `action` `times` times, one synchronous dispatch each.
+  func send(_ action: TallyAction, times: Int)
+
+  /// The state now.
+  var state: TallyState { get }
+
+  /// Stops the runtime.
+  func stop()
+}
+
+extension TallySubject {
+  public static var fanout: Fanout { .observers }
+}
+
+/// What a ``TallySubject`` is built with.
+public struct TallySetup: Sendable {
+  /// The initial state.
+  public var state: TallyState
+  /// How many observers to subscribe; each calls ``notify`` with the state it is given.
+  public var observers: Int
+  /// How wide to make the architecture's ``Fanout`` dimension (0: as narrow as it goes).
+  /// When the dimension is observers, these observers also call ``notify``.
+  public var fanout: Int
+  /// What every observer calls on each notification.
+  public var notify: @Sendable (TallyState) -> Void
+
+  public init(
+    state: TallyState, observers: Int = 0, fanout: Int = 0,
+    notify: @escaping @Sendable (TallyState) -> Void = { _ in }
+  ) {
+    self.state = state
+    self.observers = observers
+    self.fanout = fanout
+    self.notify = notify
+  }
+}
+
+/// The dimension a runtime fans out along, widened by the `fanout` workloads.
+public enum Fanout: String, Sendable, Codable {
+  /// Subscribers notified on each change (ElmStore, MUE, Comonadic, baseline).
+  case observers
+  /// Machine layers around the core (LayerCore).
+  case layers
+  /// IO handlers consulted per message (IOLoop).
+  case handlers
+}
+
+/// The physical floor: ``tally(_:_:)`` called in a loop, observers called directly.
+///
+/// Not a runtime: it has no lock and no queue, and must be used from one task at a time.
+public final class BareReducer: TallySubject, @unchecked Sendable {
+  // @unchecked: the workloads call a trial's closures one after another on one task, the only
+  // way this floor is used; it exists to be measured, not shared.
+  private var current: TallyState
+  private let observers: [@Sendable (TallyState) -> Void]
+
+  public init(_ setup: TallySetup) {
+    current = setup.state
+    observers = Array(repeating: setup.notify, count: setup.observers + setup.fanout)
+    for observer in observers { observer(current) }
+  }
+
+  public func send(_ action: TallyAction, times: Int) {
+    var state = current
+    current = TallyState()
+    for _ in 0..<times {
+      let old = state.count
+      reduceOpaquely(&state, action)
+      if state.count != old { for observer in observers { observer(state) } }
+    }
+    current = state
+  }
+
+  public var state: TallyState { current }
+
+  public func stop() {}
+}
+
+/// ``tally(_:_:)`` behind a call the optimizer cannot see through, so a loop of them is not
+/// folded into one addition.
+@inline(never)
+func reduceOpaquely(_ state: inout TallyState, _ action: TallyAction) {
+  tally(&state, action)
+}

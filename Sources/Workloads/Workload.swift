@@ -1,0 +1,85 @@
+/// A workload: the same operations, run identically for every contestant, with a check of the
+/// result.
+public struct Workload: Sendable {
+  /// The name, with dots: `dispatch`, `observe.100`, `state.size.1000`, ….
+  public var name: String
+  /// The spec app whose conformance gates this workload: `counter`, `stopwatch` or `weather`.
+  public var app: String
+  /// What one operation is, for reports: "intent", "tick", "keystroke", ….
+  public var operation: String
+  /// How many operations a full run performs; quick runs and measurements may use fewer.
+  public var operations: Int
+  /// Prepares a run of `operations` operations for `contestant`, or returns `nil` when the
+  /// contestant has nothing this workload can run.
+  public var prepare: @Sendable (_ contestant: Contestant, _ operations: Int) async -> Trial?
+
+  public init(
+    name: String, app: String, operation: String, operations: Int,
+    prepare: @escaping @Sendable (Contestant, Int) async -> Trial?
+  ) {
+    self.name = name
+    self.app = app
+    self.operation = operation
+    self.operations = operations
+    self.prepare = prepare
+  }
+
+  /// The workload called `name`, if there is one.
+  public static func named(_ name: String) -> Workload? { all.first { $0.name == name } }
+
+  /// Every workload, in report order.
+  public static let all: [Workload] =
+    TallyWorkloads.all + [
+      AppWorkloads.ticks, AppWorkloads.typing, AppWorkloads.roundtrip, AppWorkloads.lifecycle,
+    ]
+}
+
+/// One prepared run: the part to measure, then the check of its result.
+///
+/// Only ``run`` is timed or counted; building the runtime and checking the result are not.
+public struct Trial: Sendable {
+  /// Performs the operations.
+  public var run: @Sendable () async -> Void
+  /// Checks the result and tears down; throws when the contestant computed something wrong.
+  public var finish: @Sendable () async throws(WorkloadFailure) -> Outcome
+
+  public init(
+    run: @escaping @Sendable () async -> Void,
+    finish: @escaping @Sendable () async throws(WorkloadFailure) -> Outcome
+  ) {
+    self.run = run
+    self.finish = finish
+  }
+
+  /// Runs and finishes.
+  public func callAsFunction() async throws(WorkloadFailure) -> Outcome {
+    await run()
+    return try await finish()
+  }
+}
+
+/// What a checked run observed.
+public struct Outcome: Sendable, Hashable, Codable {
+  /// Operations performed.
+  public var operations: Int
+  /// Observer notifications caused by the operations (not counting the ones on subscribe), when
+  /// the workload counts them.
+  public var notifications: Int?
+
+  public init(operations: Int, notifications: Int? = nil) {
+    self.operations = operations
+    self.notifications = notifications
+  }
+
+  /// Notifications per operation, or `nil` for a run of none.
+  public var notificationsPerOperation: Double? {
+    guard let notifications, operations > 0 else { return nil }
+    return Double(notifications) / Double(operations)
+  }
+}
+
+/// A contestant computed the wrong result; it is not timed.
+public struct WorkloadFailure: Error, Sendable, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,189 @@
+import ArchitectureSpec
+import Foundation
+import Samples
+import Workloads
+
+/// `arch compare`: the conformance gate, then every workload for every architecture,
+/// interleaved, with medians, intervals and ratios.
+struct CompareCommand {
+  var workloads: [Workload]
+  var contestants: [Contestant]
+  var samples: Int
+  var isQuick: Bool
+  var format: String
+  var output: String?
+
+  init(_ arguments: inout Arguments) throws {
+    isQuick = arguments.flag("--quick")
+    samples = try arguments.number("--samples") ?? 15
+    guard samples >= 1 else { throw UsageError("--samples must be at least 1") }
+    let names = Workload.all.map(\.name)
+    let chosen = try arguments.option("--workload").map { value in
+      try value.split(separator: ",").map { name in
+        guard let workload = Workload.named(String(name)) else {
+          throw UsageError(
+            "--workload must name workloads among \(names.joined(separator: ", ")); got '\(name)'")
+        }
+        return workload
+      }
+    }
+    workloads = chosen ?? Workload.all
+    let contestantNames = Catalog.contestants.map(\.name)
+    if let only = try arguments.option("--architecture", oneOf: contestantNames) {
+      // The references stay in, so ratios can be computed.
+      contestants = Catalog.contestants.filter {
+        [only, Comparison.baselineName, Comparison.bareName].contains($0.name)
+      }
+    } else {
+      contestants = Catalog.contestants
+    }
+    format = try arguments.option("--format", oneOf: ["text", "markdown", "json"]) ?? "text"
+    output = try arguments.option("--output")
+    try arguments.finish()
+  }
+
+  func run() async throws -> Int32 {
+    let excluded = await gate()
+    let isQuick = isQuick
+    let comparison = await Comparison.run(
+      workloads: workloads, contestants: contestants, samples: samples,
+      // A quick run does a twentieth of the operations per sample.
+      operations: { isQuick ? max(1, $0.operations / 20) : $0.operations },
+      excluded: excluded,
+      setup: Comparison.Setup(
+        samples: samples, isQuick: isQuick, machine: Machine.description,
+        date: Machine.today),
+      progress: { line in FileHandle.standardError.write(Data("  \(line)\n".utf8)) })
+    let rendered =
+      switch format {
+      case "json": try comparison.json()
+      case "markdown": comparison.markdown()
+      default: comparison.text()
+      }
+    print(rendered)
+    if let output { try write(comparison, to: output) }
+    return 0
+  }
+
+  /// Runs the conformance suite for every architecture and app that a chosen workload needs;
+  /// a failing pair is not timed.
+  private func gate() async -> [String: [String: String]] {
+    let apps = Set(workloads.map(\.app))
+    let programs = isQuick ? 20 : 200
+    var excluded: [String: [String: String]] = [:]
+    for architecture in Catalog.architectures
+    where contestants.contains(where: { $0.name == architecture.name }) {
+      for app in Catalog.apps where apps.contains(app) {
+        let report = await Gate.report(architecture, app: app, programs: programs)
+        let line = report.isPassing ? "passes" : "fails conformance: not timed"
+        FileHandle.standardError.write(
+          Data("gate \(architecture.name) · \(app): \(line)\n".utf8))
+        if !report.isPassing {
+          let failed = report.failures.count + report.programFailures.count
+          excluded[architecture.name, default: [:]][app] =
+            "fails the \(app) conformance suite (\(failed) failure(s))"
+        }
+      }
+    }
+    return excluded
+  }
+
+  private func write(_ comparison: Comparison, to directory: String) throws {
+    let url = URL(fileURLWithPath: directory, isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try comparison.json().write(
+      to: url.appendingPathComponent("comparison.json"), atomically: true, encoding: .utf8)
+    try comparison.markdown(chartDirectory: ".").write(
+      to: url.appendingPathComponent("comparison.md"), atomically: true, encoding: .utf8)
+    for workload in comparison.workloads {
+      try comparison.svg(workload).write(
+        to: url.appendingPathComponent("\(workload.name).svg"), atomically: true, encoding: .utf8)
+    }
+    FileHandle.standardError.write(
+      Data("wrote \(directory)/comparison.{md,json} and charts\n".utf8))
+  }
+}
+
+/// The conformance gate: the same report `arch conformance` prints.
+enum Gate {
+  static func report(_ architecture: Architecture, app: String, programs: Int) async -> AppReport {
+    switch app {
+    case CounterApp.name: await run(architecture, \.counter, programs)
+    case StopwatchApp.name: await run(architecture, \.stopwatch, programs)
+    default: await run(architecture, \.weather, programs)
+    }
+  }
+
+  private static func run<App>(
+    _ architecture: Architecture, _ app: KeyPath<Architecture, Implementation<App>>,
+    _ programs: Int
+  ) async -> AppReport {
+    await Conformance.report(
+      architecture[keyPath: app], reference: Catalog.reference[keyPath: app], programs: programs,
+      seed: 1, knownDeviations: Catalog.knownDeviations)
+  }
+}
+
+/// What the numbers were measured on.
+enum Machine {
+  static var description: String {
+    let cpu =
+      (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+      .split(separator: "\n").first { $0.hasPrefix("model name") }?
+      .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+  }
+
+  static var today: String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date())
+  }
+}
+
+/// `arch measure`: one workload, one contestant, a given number of operations, no timing. For
+/// counting instructions and allocations under callgrind (a run of N minus a run of 0).
+struct MeasureCommand {
+  var workload: Workload
+  var contestant: Contestant
+  var operations: Int
+
+  init(_ arguments: inout Arguments) throws {
+    let name = try arguments.positional("WORKLOAD")
+    guard let workload = Workload.named(name) else {
+      throw UsageError(
+        "unknown workload '\(name)'; one of \(Workload.all.map(\.name).joined(separator: ", "))")
+    }
+    self.workload = workload
+    let names = Catalog.contestants.map(\.name)
+    guard let chosen = try arguments.option("--architecture", oneOf: names),
+      let contestant = Catalog.contestants.first(where: { $0.name == chosen })
+    else { throw UsageError("--architecture is required") }
+    self.contestant = contestant
+    guard let operations = try arguments.number("--operations", as: Int.self) else {
+      throw UsageError("--operations is required")
+    }
+    self.operations = operations
+    try arguments.finish()
+  }
+
+  func run() async throws -> Int32 {
+    guard let trial = await workload.prepare(contestant, operations) else {
+      FileHandle.standardError.write(
+        Data("\(contestant.name) has nothing \(workload.name) can run\n".utf8))
+      return 1
+    }
+    await measuredRegion(trial)
+    let outcome = try await trial.finish()
+    let notifications = outcome.notifications.map { " notifications=\($0)" } ?? ""
+    print("\(workload.name) \(contestant.name) operations=\(outcome.operations)\(notifications)")
+    return 0
+  }
+}
+
+/// The only code callgrind counts (`--toggle-collect`): a trial's operations.
+@inline(never)
+func measuredRegion(_ trial: Trial) async {
+  await trial.run()
+}
