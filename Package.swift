@@ -47,6 +47,8 @@ let package = Package(
       exclude: ["Golden"]
     ),
     .testTarget(
+      name: "WorkloadTests", dependencies: ["ArchitectureSpec", "Baseline", "Samples", "Workloads"]),
+    .testTarget(
       name: "ConformanceTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
     ),

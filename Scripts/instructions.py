@@ -171,7 +171,7 @@ def main():
         with open(arguments.check) as file:
             targets = json.load(file)
         for result in results:
-            target = targets.get(result["workload"], {})
+            target = targets.get(result["workload"], {}) if result["workload"] != "ratios" else {}
             limit = target.get("instructions", {}).get(result["contestant"],
                                                        target.get("instructions", {}).get("*"))
             allocations = target.get("allocations")
@@ -187,6 +187,21 @@ def main():
                 print(f"ok   {result['workload']} · {result['contestant']}: "
                       f"{result['instructions']:.1f} instructions (target {limit}), "
                       f"{result['allocations']:.2f} allocations")
+        for rule in targets.get("ratios", []):
+            for contestant in names:
+                top = next((r for r in results if r["workload"] == rule["numerator"]
+                            and r["contestant"] == contestant), None)
+                bottom = next((r for r in results if r["workload"] == rule["denominator"]
+                               and r["contestant"] == contestant), None)
+                if not top or not bottom or not bottom["instructions"]:
+                    continue
+                ratio = top["instructions"] / bottom["instructions"]
+                label = f"{rule['numerator']} ÷ {rule['denominator']} · {contestant}"
+                if ratio > rule["max"]:
+                    failed = True
+                    print(f"FAIL {label}: {ratio:.2f}× > {rule['max']}×")
+                else:
+                    print(f"ok   {label}: {ratio:.2f}× (at most {rule['max']}×)")
     if arguments.json:
         with open(arguments.json, "w") as file:
             json.dump(results, file, indent=2)

@@ -55,18 +55,25 @@ public struct Comparison: Sendable, Codable {
     public var nanoseconds: Summary?
     /// Observer notifications per operation.
     public var notificationsPerOperation: Double?
-    /// Why it was not timed: it failed the conformance gate or the workload's check.
+    /// Why it was not timed, when the conformance gate excluded it.
     public var notTimed: String?
+    /// What the workload's check found wrong, when it computed a wrong result; not timed then
+    /// either.
+    public var failure: String?
 
     public init(
       contestant: String, nanoseconds: Summary? = nil, notificationsPerOperation: Double? = nil,
-      notTimed: String? = nil
+      notTimed: String? = nil, failure: String? = nil
     ) {
       self.contestant = contestant
       self.nanoseconds = nanoseconds
       self.notificationsPerOperation = notificationsPerOperation
       self.notTimed = notTimed
+      self.failure = failure
     }
+
+    /// Whether it ran and was timed.
+    public var isTimed: Bool { notTimed == nil && failure == nil }
   }
 
   /// The median time of `contestant` divided by the median time of `reference`, when both ran.

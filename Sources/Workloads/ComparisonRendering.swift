@@ -94,7 +94,10 @@ extension Comparison {
 
   private func cells(_ workload: WorkloadResults, _ result: ContestantResult) -> [String] {
     guard let summary = result.nanoseconds else {
-      return [result.contestant, "not timed: \(result.notTimed ?? "no result")", "", "", "", ""]
+      let reason =
+        result.failure.map { "wrong result: \($0)" }
+        ?? "not timed: \(result.notTimed ?? "no samples")"
+      return [result.contestant, reason, "", "", "", ""]
     }
     return [
       result.contestant, number(summary.median),

@@ -31,12 +31,14 @@ extension Comparison {
             let outcome = try await trial()
             result.notificationsPerOperation = outcome.notificationsPerOperation
           } catch {
-            result.notTimed = "its result is wrong: \(error)"
+            result.failure = error.description
           }
         } else {
           continue  // The contestant has nothing this workload can run.
         }
-        progress("\(workload.name) · \(contestant.name): \(result.notTimed ?? "checked")")
+        progress(
+          "\(workload.name) · \(contestant.name): "
+            + (result.notTimed ?? result.failure.map { "wrong result: \($0)" } ?? "checked"))
         row.append(result)
       }
       results.append(row)
@@ -49,7 +51,7 @@ extension Comparison {
         let taking = results[workloadIndex]
         for offset in taking.indices {
           let index = (offset + round) % taking.count
-          guard taking[index].notTimed == nil,
+          guard taking[index].isTimed,
             let contestant = contestants.first(where: { $0.name == taking[index].contestant }),
             let trial = await workload.prepare(contestant, count)
           else { continue }
@@ -63,7 +65,7 @@ extension Comparison {
               / 1e9
             timings[workloadIndex][index].append(nanoseconds / Double(max(count, 1)))
           } catch {
-            results[workloadIndex][index].notTimed = "its result is wrong: \(error)"
+            results[workloadIndex][index].failure = error.description
           }
         }
       }
@@ -71,7 +73,7 @@ extension Comparison {
 
     let workloadResults = workloads.enumerated().map { workloadIndex, workload in
       var row = results[workloadIndex]
-      for index in row.indices where row[index].notTimed == nil {
+      for index in row.indices where row[index].isTimed {
         let values = timings[workloadIndex][index]
         if !values.isEmpty { row[index].nanoseconds = Summary(values) }
       }

@@ -1,3 +1,5 @@
+import ArchitectureSpec
+
 /// A workload: the same operations, run identically for every contestant, with a check of the
 /// result.
 public struct Workload: Sendable {
@@ -22,6 +24,15 @@ public struct Workload: Sendable {
     self.operation = operation
     self.operations = operations
     self.prepare = prepare
+  }
+
+  /// Whether `contestant` has the app this workload runs.
+  public func isApplicable(to contestant: Contestant) -> Bool {
+    switch app {
+    case StopwatchApp.name: contestant.stopwatch != nil
+    case WeatherApp.name: contestant.weather != nil
+    default: contestant.tally != nil
+    }
   }
 
   /// The workload called `name`, if there is one.

@@ -62,7 +62,13 @@ struct CompareCommand {
       }
     print(rendered)
     if let output { try write(comparison, to: output) }
-    return 0
+    let wrong = comparison.workloads.flatMap { workload in
+      workload.results.compactMap(\.failure)
+    }
+    for failure in wrong {
+      FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+    }
+    return wrong.isEmpty ? 0 : 1
   }
 
   /// Runs the conformance suite for every architecture and app that a chosen workload needs;

@@ -1,0 +1,39 @@
+import Benchmark
+import Samples
+import Workloads
+
+/// Every workload for every contestant, named `<workload>.<contestant>` (dots only: thresholds
+/// are looked up by name). Only the operations are measured; building the runtime and checking
+/// the result happen outside `startMeasurement()`/`stopMeasurement()`.
+let benchmarks: @Sendable () -> Void = {
+  for workload in Workload.all {
+    for contestant in Catalog.contestants where workload.isApplicable(to: contestant) {
+      Benchmark(
+        "\(workload.name).\(contestant.name)",
+        configuration: .init(
+          metrics: [.wallClock, .throughput, .mallocCountTotal],
+          timeUnits: .microseconds,
+          maxDuration: .seconds(1),
+          maxIterations: 20,
+          thresholds: [.mallocCountTotal: .init(absolute: [.p100: 0])]
+        )
+      ) { benchmark in
+        let operations = operationsPerIteration(workload)
+        guard let trial = await workload.prepare(contestant, operations) else { return }
+        benchmark.startMeasurement()
+        await trial.run()
+        benchmark.stopMeasurement()
+        do {
+          _ = try await trial.finish()
+        } catch {
+          benchmark.error("\(error)")
+        }
+      }
+    }
+  }
+}
+
+/// A hundredth of the workload's full size: one iteration stays in the milliseconds.
+func operationsPerIteration(_ workload: Workload) -> Int {
+  max(1, workload.operations / 100)
+}

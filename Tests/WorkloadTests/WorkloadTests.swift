@@ -1,0 +1,86 @@
+import ArchitectureSpec
+import Baseline
+import Samples
+import Testing
+import Workloads
+
+/// Every workload's check passes for every contestant, on a small run.
+///
+/// `lifecycle` is left to `arch compare` in CI: its check reads the process's heap, which tests
+/// running in parallel change.
+@Test(arguments: Workload.all.filter { $0.name != "lifecycle" })
+func workloadChecksPassForEveryContestant(_ workload: Workload) async throws {
+  for contestant in Catalog.contestants where workload.isApplicable(to: contestant) {
+    let trial = try #require(await workload.prepare(contestant, 50))
+    let outcome = try await trial()
+    #expect(outcome.operations == 50, "\(workload.name) · \(contestant.name)")
+  }
+}
+
+@Test func observersAreNotifiedOncePerChangeAndNeverForNoChange() async throws {
+  let workload = try #require(Workload.named("observe.100"))
+  let trial = try #require(await workload.prepare(.baseline, 20))
+  let outcome = try await trial()
+  #expect(outcome.notifications == 2_000)
+  #expect(outcome.notificationsPerOperation == 100)
+}
+
+@Test func aWorkloadThatDoesNotApplyPreparesNothing() async throws {
+  let ticks = try #require(Workload.named("ticks"))
+  #expect(!ticks.isApplicable(to: .bare))
+  #expect(await ticks.prepare(.bare, 10) == nil)
+}
+
+@Test func typingIssuesExactlyOneSearchForTheLastQuery() async throws {
+  let typing = try #require(Workload.named("typing"))
+  let trial = try #require(await typing.prepare(.baseline, 30))
+  _ = try await trial()
+}
+
+// MARK: - The checks catch wrong results
+
+@Test func aRuntimeThatLosesIncrementsFailsDispatch() async throws {
+  let failure = await failure(of: "dispatch", with: LosesEveryOtherIncrement.self)
+  #expect(failure == "dispatch: 100 increments left the count at 50")
+}
+
+@Test func aRuntimeThatNotifiesTwiceFailsObserve() async throws {
+  let failure = await failure(of: "observe.1", with: NotifiesTwice.self)
+  #expect(failure == "observe.1: 100 changes with 1 observer(s) notified 200 time(s); expected 100")
+}
+
+@Test func aRuntimeThatNotifiesWithoutAChangeFailsObserve() async throws {
+  let failure = await failure(of: "observe.1", with: NotifiesOnEveryAction.self)
+  #expect(failure == "observe.1: actions that change nothing notified 10 time(s)")
+}
+
+@Test func aRuntimeThatSkipsTheCurrentValueOnSubscribeFailsObserve() async throws {
+  let failure = await failure(of: "observe.100", with: SkipsCurrentValue.self)
+  #expect(
+    failure
+      == "observe.100: subscribing 100 observer(s) delivered 0 current value(s); expected one each")
+}
+
+@Test func aLeakingRuntimeFailsLifecycle() async throws {
+  let lifecycle = try #require(Workload.named("lifecycle"))
+  let leaking = Contestant(name: "leaking", tally: nil, stopwatch: .leaking)
+  let trial = try #require(await lifecycle.prepare(leaking, 2_000))
+  await #expect(throws: WorkloadFailure.self) { try await trial() }
+}
+
+/// The message of the failure `workload` reports for a contestant running `subject`.
+private func failure(of workload: String, with subject: any TallySubject.Type) async -> String? {
+  guard let workload = Workload.named(workload),
+    let trial = await workload.prepare(Contestant(name: "broken", tally: subject), 100)
+  else { return nil }
+  do {
+    _ = try await trial()
+    return nil
+  } catch {
+    return error.description
+  }
+}
+
+extension Contestant {
+  fileprivate static var baseline: Contestant { Catalog.contestants[0] }
+}
