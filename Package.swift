@@ -3,17 +3,32 @@ import PackageDescription
 
 // The architecture libraries. Each lives in `Packages/<Name>/` with its own standalone manifest;
 // the root exposes the same sources, so users can add this repository by URL and depend on one
-// product. An entry is added here when its package lands.
-let architectures: [String] = []
+// product. An entry is added here when its package lands. Each brings its testing tool
+// (`<Name>Testing`) and its samples (`Sources/Samples/<Name>`, target `<Name>Samples`).
+let architectures: [String] = ["ElmStore"]
 
-let architectureTargets: [Target] = architectures.map { name in
-  .target(name: name, path: "Packages/\(name)/Sources/\(name)")
+let architectureTargets: [Target] = architectures.flatMap { name -> [Target] in
+  [
+    .target(name: name, path: "Packages/\(name)/Sources/\(name)"),
+    .target(
+      name: "\(name)Testing", dependencies: [.target(name: name)],
+      path: "Packages/\(name)/Sources/\(name)Testing"),
+    .target(
+      name: "\(name)Samples",
+      dependencies: [.target(name: name), "ArchitectureSpec", "Workloads"],
+      path: "Sources/Samples/\(name)"),
+  ]
 }
 
 let package = Package(
   name: "swift-unidirectional-architectures",
   platforms: [.macOS(.v15)],
-  products: architectures.map { .library(name: $0, targets: [$0]) } + [
+  products: architectures.flatMap { name -> [Product] in
+    [
+      .library(name: name, targets: [name]),
+      .library(name: "\(name)Testing", targets: ["\(name)Testing"]),
+    ]
+  } + [
     .library(name: "ArchitectureSpec", targets: ["ArchitectureSpec", "Baseline"]),
     .library(name: "ArchitectureSpecTesting", targets: ["ArchitectureSpecTesting"]),
     // The benchmark workloads and every architecture's contestant, for `Benchmarks/`.
@@ -37,7 +52,7 @@ let package = Package(
     .target(
       name: "Samples",
       dependencies: ["ArchitectureSpec", "Baseline", "Workloads"]
-        + architectures.map { .target(name: $0) },
+        + architectures.map { .target(name: "\($0)Samples") },
       path: "Sources/Samples/Catalog"
     ),
     .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples", "Workloads"]),

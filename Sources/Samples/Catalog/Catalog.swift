@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import Baseline
+import ElmStoreSamples
 import Workloads
 
 /// One architecture's implementations of the three apps.
@@ -23,7 +24,10 @@ public enum Catalog {
   public static let architectures: [Architecture] = [
     Architecture(
       name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline,
-      tally: BaselineTally.self)
+      tally: BaselineTally.self),
+    Architecture(
+      name: "elm-store", counter: .elmStore, stopwatch: .elmStore, weather: .elmStore,
+      tally: ElmStoreTally.self),
   ]
 
   /// What the benchmark runner measures: every architecture, then the bare reducer.

@@ -1,0 +1,119 @@
+/// What an effect is given to act with: dispatch actions, run asynchronous work, cancel it.
+///
+/// Call it like Elementary's `dispatch`: `dispatch(.loaded(count))`. The action is queued
+/// behind the one being handled, never nested. A `Dispatch` holds its store weakly; after the
+/// store is stopped or released it does nothing.
+public struct Dispatch<Action: Sendable>: Sendable {
+  let host: WeakHost<Action>
+
+  @usableFromInline
+  init(host: some EffectHost<Action>) { self.host = WeakHost(host) }
+
+  /// Dispatches `action` to the store.
+  public func callAsFunction(_ action: Action) {
+    host.value?.dispatch(action)
+  }
+
+  /// Runs `operation` asynchronously under `id`, cancelling the run already under `id`: the
+  /// latest wins.
+  ///
+  /// ```swift
+  /// dispatch.run(id: "search") { send in
+  ///   send(.searched(try await service.search(term)))
+  /// } catch: { error, send in
+  ///   send(.searchFailed)
+  /// }
+  /// ```
+  ///
+  /// A superseded or cancelled run's `send` calls are dropped, and so are its results still
+  /// waiting in the queue — even when its code ignores cancellation.
+  ///
+  /// - Parameters:
+  ///   - id: Identifies the run for ``cancel(id:)`` and for the next run that supersedes it.
+  ///   - lifetime: `.finite` (the default) if ``Store/idle()`` should wait for it;
+  ///     `.untilCancelled` for timers and other work that only ends when cancelled.
+  ///   - whenRunning: What to do if a run under `id` is still going: `.replace` it (the
+  ///     default: the latest wins) or `.keep` it and start nothing (the first wins).
+  ///   - operation: The work; `send` dispatches its results.
+  ///   - handler: Turns an error the operation throws into actions. Cancellation is not an
+  ///     error. Without a handler, an error is printed to standard error.
+  public func run(
+    id: some Hashable & Sendable,
+    lifetime: EffectLifetime = .finite,
+    whenRunning: WhenRunning = .replace,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
+  ) {
+    host.value?.start(
+      .id(EffectID(id)), lifetime: lifetime, keepsRunning: whenRunning == .keep,
+      operation: operation, catch: handler)
+  }
+
+  /// Runs `operation` asynchronously, alongside any other runs.
+  public func run(
+    lifetime: EffectLifetime = .finite,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
+  ) {
+    host.value?.start(
+      nil, lifetime: lifetime, keepsRunning: false, operation: operation, catch: handler)
+  }
+
+  /// Cancels the run under `id`, if any; its results, sent or queued, are dropped.
+  public func cancel(id: some Hashable & Sendable) {
+    host.value?.cancel(.id(EffectID(id)))
+  }
+}
+
+/// Whether ``Store/idle()`` waits for an effect.
+public enum EffectLifetime: Sendable, Hashable {
+  /// Work that ends on its own, such as a request: the store is not idle while it runs.
+  case finite
+  /// Work that runs until cancelled, such as a timer: the store can be idle while it runs.
+  case untilCancelled
+}
+
+/// What ``Dispatch/run(id:lifetime:whenRunning:operation:catch:)`` does when a run under the
+/// same id is still going.
+public enum WhenRunning: Sendable, Hashable {
+  /// Cancel the running one and start the new one: the latest wins.
+  case replace
+  /// Keep the running one and start nothing: the first wins.
+  case keep
+}
+
+/// How an asynchronous effect dispatches its results.
+///
+/// Sends from a run that was superseded, cancelled, or stopped with its store are dropped.
+public struct Send<Action: Sendable>: Sendable {
+  let host: WeakHost<Action>
+  let origin: Origin
+
+  /// Dispatches `action`, unless this run is over.
+  public func callAsFunction(_ action: Action) {
+    host.value?.deliver(action, from: origin)
+  }
+
+  /// Whether this run may still dispatch: not superseded, cancelled or stopped.
+  public var isActive: Bool { host.value?.isLive(origin) ?? false }
+}
+
+/// What a ``Dispatch`` and a ``Send`` talk to: the store, without its state type.
+@usableFromInline
+protocol EffectHost<Action>: AnyObject, Sendable {
+  associatedtype Action: Sendable
+  func dispatch(_ action: Action)
+  func deliver(_ action: Action, from origin: Origin)
+  func isLive(_ origin: Origin) -> Bool
+  func start(
+    _ key: EffectKey?, lifetime: EffectLifetime, keepsRunning: Bool,
+    operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (any Error, Send<Action>) -> Void)?)
+  func cancel(_ key: EffectKey)
+}
+
+/// A weak reference to a store, so effects never keep it alive.
+final class WeakHost<Action: Sendable>: Sendable {
+  weak let value: (any EffectHost<Action>)?
+  init(_ value: any EffectHost<Action>) { self.value = value }
+}

@@ -1,0 +1,245 @@
+import Synchronization
+
+/// A store: the state of an app, the update function that is the only thing changing it, and
+/// the effects that react to each action.
+///
+/// ```swift
+/// enum CounterAction { case increment, decrement, reset }
+///
+/// func updateCounter(state: inout Int, action: CounterAction) {
+///   switch action {
+///   case .increment: state += 1
+///   case .decrement: state = max(0, state - 1)
+///   case .reset: state = 0
+///   }
+/// }
+///
+/// let store = Store(state: 0, update: updateCounter)
+/// store.dispatch(.increment)
+/// store.state  // 1
+/// ```
+///
+/// Actions are handled one at a time, in the order they arrive, from any thread. An action
+/// dispatched while another is handled — by an effect, an observer or another thread — waits in
+/// a queue behind it and is never nested; whoever finds the store idle handles the queue. After
+/// each action the store notifies its observers, then runs the effect with the new state.
+///
+/// A store stops when ``stop()`` is called or when it is released: its running effects are
+/// cancelled, their late results are dropped, and later actions are ignored. Effects hold the
+/// store weakly, so a running timer never keeps it alive.
+public final class Store<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let core: Mutex<Core<State, Action>>
+  @usableFromInline let update: @Sendable (inout State, Action) -> Void
+  @usableFromInline let effect: Effect<State, Action>
+  /// Whether an action with no observer can be applied in place: no effect and no monitor.
+  @usableFromInline let isPlain: Bool
+  @usableFromInline let hooks: SanitizerHooks
+  @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
+  let executor: (any TaskExecutor)?
+  private let nextObserverID = Atomic(0)
+
+  /// Creates a store and, if given, dispatches `initialAction`.
+  ///
+  /// - Parameters:
+  ///   - state: The initial state.
+  ///   - update: Applies an action to the state. Keep it pure: it runs while the store is locked.
+  ///   - effect: What to do after each action: dispatch more, or start asynchronous work.
+  ///   - initialAction: An action to dispatch at once, such as `.load`.
+  ///   - executor: Where asynchronous effects run; `nil` for the global concurrent executor.
+  public convenience init(
+    state: State,
+    update: @escaping @Sendable (inout State, Action) -> Void,
+    effect: Effect<State, Action> = .none,
+    initialAction: Action? = nil,
+    executor: (any TaskExecutor)? = nil
+  ) {
+    self.init(
+      state: state, update: update, effect: effect, initialAction: initialAction,
+      executor: executor, monitor: nil)
+  }
+
+  package init(
+    state: State,
+    update: @escaping @Sendable (inout State, Action) -> Void,
+    effect: Effect<State, Action>,
+    initialAction: Action?,
+    executor: (any TaskExecutor)?,
+    monitor: (@Sendable (Processed<State, Action>) -> Void)?
+  ) {
+    core = Mutex(Core(state: state))
+    self.update = update
+    self.effect = effect
+    self.executor = executor
+    self.monitor = monitor
+    isPlain = effect.body == nil && monitor == nil
+    hooks = .current
+    if let initialAction { dispatch(initialAction) }
+  }
+
+  deinit {
+    let (tasks, waiters) = withCore { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The state now.
+  ///
+  /// An action dispatched while another thread was handling the queue may not be applied yet;
+  /// ``idle()`` waits until it is.
+  public var state: State { withCore { $0.state } }
+
+  /// Dispatches `action`: applies it now, or queues it behind the action being handled.
+  ///
+  /// Safe from any thread or task, from inside observers and effects. Ignored after ``stop()``.
+  ///
+  /// - Complexity: O(1) plus the update, the observers and the effect.
+  @inlinable
+  public func dispatch(_ action: Action) {
+    let mustDrain = withCore { core -> Bool in
+      guard !core.isStopped else { return false }
+      if isPlain, !core.isDraining, core.observers.isEmpty {
+        update(&core.state, action)
+        return false
+      }
+      return core.enqueue(.action(action, from: nil))
+    }
+    if mustDrain { drain() }
+  }
+
+  /// Stops the store: effects are cancelled, observers released, later actions ignored.
+  ///
+  /// When `stop()` returns, no observer is called again and no late effect result is applied.
+  public func stop() {
+    let (tasks, waiters) = withCore { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns when nothing is queued and no finite effect is running.
+  ///
+  /// Effects started with ``EffectLifetime/untilCancelled`` (a timer, say) do not count: a store
+  /// waiting only on them is idle. Returns at once after ``stop()``.
+  public func idle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isIdle = withCore { core -> Bool in
+        if core.isIdle { return true }
+        core.idleWaiters.append(continuation)
+        return false
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+
+  /// Calls `observer` with the current state, then after every action.
+  ///
+  /// The current state is delivered in order with the queue: `observer` never sees a state
+  /// older than one it saw before. Observers are called outside the store's lock, one at a time,
+  /// in the order they subscribed; they may dispatch.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    addObserver(observer)
+  }
+
+  func addObserver(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).newValue
+    let mustDrain = withCore { $0.enqueue(.subscribe(Observer(id: id, notify: observer))) }
+    if mustDrain { drain() }
+    return Subscription { [weak self] in
+      self?.withCore { core in core.observers.removeAll { $0.id == id } }
+    }
+  }
+
+  /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  @inlinable
+  func drain() {
+    while true {
+      let step = withCore { $0.next(update: update, recordsStates: monitor != nil) }
+      switch step {
+      case .processed(let action, let state, let observers, let record):
+        for observer in observers { observer.notify(state) }
+        if let record { monitor?(record) }
+        if let body = effect.body { body(state, action, Dispatch(host: self)) }
+      case .subscribed(let observer, let state):
+        observer.notify(state)
+      case .drained(let waiters):
+        for waiter in waiters { waiter.resume() }
+        return
+      }
+    }
+  }
+
+  /// Runs `body` on the locked core, telling ThreadSanitizer about the critical section.
+  @inlinable @inline(__always)
+  func withCore<Result: Sendable>(_ body: (inout Core<State, Action>) -> Result) -> Result {
+    core.withLock { core in
+      let address = Unmanaged.passUnretained(self).toOpaque()
+      hooks.acquire?(address)
+      defer { hooks.release?(address) }
+      return body(&core)
+    }
+  }
+}
+
+extension Store where State: Equatable {
+  /// Calls `observer` with the current state, then after every action that changed it.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    let last = LastDelivered<State>()
+    let observe: @Sendable (State) -> Void = { state in
+      if last.replace(with: state) { observer(state) }
+    }
+    return addObserver(observe)
+  }
+}
+
+extension Store {
+  /// Calls `observer` with `transform` of the current state, then whenever `transform` of the
+  /// state changes: an observer of what a screen shows, not of every field.
+  ///
+  /// ```swift
+  /// store.subscribe(CounterView.init) { view in render(view) }
+  /// ```
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func subscribe<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (State) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    let last = LastDelivered<Value>()
+    return addObserver { state in
+      let value = transform(state)
+      if last.replace(with: value) { observer(value) }
+    }
+  }
+}
+
+/// The last state one observer was given, to skip states equal to it.
+final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
+  // @unchecked: only the caller draining the store calls an observer, and drains never overlap
+  // (one ends under the store's lock before the next begins), so `value` is never raced.
+  private var value: State?
+
+  /// Stores `state` and returns whether it differs from the one before.
+  func replace(with state: State) -> Bool {
+    if let value, value == state { return false }
+    value = state
+    return true
+  }
+}
+
+/// A handle to stop observing a ``Store``.
+public final class Subscription: Sendable {
+  private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+
+  /// Stops the observer from being called; calling it again does nothing.
+  public func cancel() {
+    onCancel.withLock { $0.take() }?()
+  }
+}
