@@ -21,7 +21,8 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
 
   /// An effect from a function of the new state, the action, and a ``Dispatch``.
   public init(
-    _ body: @escaping @Sendable (_ state: State, _ action: Action, _ dispatch: Dispatch<Action>)
+    _ body:
+      @escaping @Sendable (_ state: State, _ action: Action, _ dispatch: Dispatch<Action>)
       -> Void
   ) {
     self.body = body
@@ -69,7 +70,8 @@ extension Effect {
   /// ```
   public static func take<Value>(
     _ extract: @escaping @Sendable (Action) -> Value?,
-    _ body: @escaping @Sendable (_ value: Value, _ state: State, _ dispatch: Dispatch<Action>) -> Void
+    _ body:
+      @escaping @Sendable (_ value: Value, _ state: State, _ dispatch: Dispatch<Action>) -> Void
   ) -> Effect {
     Effect { state, action, dispatch in
       if let value = extract(action) { body(value, state, dispatch) }
@@ -100,7 +102,8 @@ extension Effect {
   public static func takeLatest<Value: Sendable>(
     _ extract: @escaping @Sendable (Action) -> Value?,
     id: some Hashable & Sendable,
-    operation: @escaping @Sendable (_ value: Value, _ state: State, _ send: Send<Action>) async throws
+    operation:
+      @escaping @Sendable (_ value: Value, _ state: State, _ send: Send<Action>) async throws
       -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
   ) -> Effect {

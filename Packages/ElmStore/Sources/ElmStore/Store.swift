@@ -28,12 +28,11 @@ import Synchronization
 /// cancelled, their late results are dropped, and later actions are ignored. Effects hold the
 /// store weakly, so a running timer never keeps it alive.
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let core: Mutex<Core<State, Action>>
+  @usableFromInline let core: Lock<Core<State, Action>>
   @usableFromInline let update: @Sendable (inout State, Action) -> Void
   @usableFromInline let effect: Effect<State, Action>
   /// Whether an action with no observer can be applied in place: no effect and no monitor.
   @usableFromInline let isPlain: Bool
-  @usableFromInline let hooks: SanitizerHooks
   @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
   let executor: (any TaskExecutor)?
   private let nextObserverID = Atomic(0)
@@ -66,13 +65,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Action>) -> Void)?
   ) {
-    core = Mutex(Core(state: state))
+    core = Lock(Core(state: state))
     self.update = update
     self.effect = effect
     self.executor = executor
     self.monitor = monitor
     isPlain = effect.body == nil && monitor == nil
-    hooks = .current
     if let initialAction { dispatch(initialAction) }
   }
 
@@ -95,14 +93,23 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// - Complexity: O(1) plus the update, the observers and the effect.
   @inlinable
   public func dispatch(_ action: Action) {
-    let mustDrain = withCore { core -> Bool in
-      guard !core.isStopped else { return false }
-      if isPlain, !core.isDraining, core.observers.isEmpty {
-        update(&core.state, action)
-        return false
+    let isHandled = withCore { core -> Bool in
+      guard !core.isStopped else { return true }
+      guard !core.isDraining else {
+        core.queue.append(.action(action, from: nil))
+        return true
       }
-      return core.enqueue(.action(action, from: nil))
+      guard isPlain, core.observers.isEmpty else { return false }
+      update(&core.state, action)
+      return true
     }
+    if !isHandled { handle(action) }
+  }
+
+  /// Handles `action` when observers or effects must see it: queues it and drains the queue.
+  @inlinable
+  func handle(_ action: Action) {
+    let mustDrain = withCore { $0.enqueue(.action(action, from: nil)) }
     if mustDrain { drain() }
   }
 
@@ -154,31 +161,28 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   @inlinable
   func drain() {
-    while true {
-      let step = withCore { $0.next(update: update, recordsStates: monitor != nil) }
-      switch step {
-      case .processed(let action, let state, let observers, let record):
-        for observer in observers { observer.notify(state) }
-        if let record { monitor?(record) }
-        if let body = effect.body { body(state, action, Dispatch(host: self)) }
-      case .subscribed(let observer, let state):
-        observer.notify(state)
-      case .drained(let waiters):
-        for waiter in waiters { waiter.resume() }
-        return
-      }
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    while let step = withCore({
+      $0.next(update: update, recordsStates: monitor != nil, idleWaiters: &waiters)
+    }) {
+      perform(step)
     }
+    for waiter in waiters { waiter.resume() }
   }
 
-  /// Runs `body` on the locked core, telling ThreadSanitizer about the critical section.
+  /// Notifies the observers of one step, then runs the effect, outside the lock.
+  @inlinable
+  func perform(_ step: Step<State, Action>) {
+    for observer in step.observers { observer.notify(step.state) }
+    guard let action = step.action else { return }
+    if let record = step.record { monitor?(record) }
+    if let body = effect.body { body(step.state, action, Dispatch(host: self)) }
+  }
+
+  /// Runs `body` on the locked core.
   @inlinable @inline(__always)
-  func withCore<Result: Sendable>(_ body: (inout Core<State, Action>) -> Result) -> Result {
-    core.withLock { core in
-      let address = Unmanaged.passUnretained(self).toOpaque()
-      hooks.acquire?(address)
-      defer { hooks.release?(address) }
-      return body(&core)
-    }
+  func withCore<Result>(_ body: (inout Core<State, Action>) -> Result) -> Result {
+    core.withLock(body)
   }
 }
 
@@ -221,13 +225,24 @@ extension Store {
 /// The last state one observer was given, to skip states equal to it.
 final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
   // @unchecked: only the caller draining the store calls an observer, and drains never overlap
-  // (one ends under the store's lock before the next begins), so `value` is never raced.
-  private var value: State?
+  // (one ends under the store's lock before the next begins), so `value` is never raced. The
+  // value lives behind a pointer so reading it skips the class property exclusivity checks.
+  private let value: UnsafeMutablePointer<State?>
+
+  init() {
+    value = .allocate(capacity: 1)
+    value.initialize(to: nil)
+  }
+
+  deinit {
+    value.deinitialize(count: 1)
+    value.deallocate()
+  }
 
   /// Stores `state` and returns whether it differs from the one before.
   func replace(with state: State) -> Bool {
-    if let value, value == state { return false }
-    value = state
+    if let last = value.pointee, last == state { return false }
+    value.pointee = state
     return true
   }
 }

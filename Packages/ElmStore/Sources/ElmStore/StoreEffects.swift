@@ -56,7 +56,8 @@ extension Store: EffectHost {
 
 /// Reports an error no `catch:` handler took; never silently swallowed.
 private func reportUnhandled(_ error: any Error) {
-  let message = "ElmStore: an effect threw \(error) and has no catch handler; pass `catch:` to "
+  let message =
+    "ElmStore: an effect threw \(error) and has no catch handler; pass `catch:` to "
     + "turn errors into actions.\n"
   var bytes = Array(message.utf8)
   _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
