@@ -86,6 +86,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// ``idle()`` waits until it is.
   public var state: State { withCore { $0.state } }
 
+  /// How many effect runs are going, finite or not (for the test store).
+  package var runningEffectCount: Int { withCore { $0.effects.count } }
+
   /// Dispatches `action`: applies it now, or queues it behind the action being handled.
   ///
   /// Safe from any thread or task, from inside observers and effects. Ignored after ``stop()``.
