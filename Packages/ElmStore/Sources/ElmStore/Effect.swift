@@ -8,7 +8,7 @@
 /// let store = Store(state: 0, update: updateCounter, effect: logging)
 /// ```
 ///
-/// Combine effects with ``join(effects:)`` or the ``EffectBuilder``:
+/// Combine effects with ``join(effects:)-(Effect<State,Action>...)`` or the ``EffectBuilder``:
 ///
 /// ```swift
 /// let effect = Effect<Int, CounterAction> {
@@ -118,26 +118,32 @@ extension Effect {
 /// Composes effects: each line of the block is an effect, run in order after each action.
 @resultBuilder
 public enum EffectBuilder<State: Sendable, Action: Sendable> {
+  /// An effect as a line of the block.
   public static func buildExpression(_ effect: Effect<State, Action>) -> Effect<State, Action> {
     effect
   }
 
+  /// The lines of a block, joined in order.
   public static func buildBlock(_ effects: Effect<State, Action>...) -> Effect<State, Action> {
     join(effects: effects)
   }
 
+  /// An `if` without `else`: nothing when the condition is false.
   public static func buildOptional(_ effect: Effect<State, Action>?) -> Effect<State, Action> {
     effect ?? .none
   }
 
+  /// The `if` branch of an `if`/`else`.
   public static func buildEither(first effect: Effect<State, Action>) -> Effect<State, Action> {
     effect
   }
 
+  /// The `else` branch of an `if`/`else`.
   public static func buildEither(second effect: Effect<State, Action>) -> Effect<State, Action> {
     effect
   }
 
+  /// A `for` loop's effects, joined in order.
   public static func buildArray(_ effects: [Effect<State, Action>]) -> Effect<State, Action> {
     join(effects: effects)
   }
