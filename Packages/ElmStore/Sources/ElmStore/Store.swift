@@ -109,11 +109,30 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     if !isHandled { handle(action) }
   }
 
-  /// Handles `action` when observers or effects must see it: queues it and drains the queue.
+  /// Handles `action` when observers or effects must see it: at once if nobody is draining
+  /// the queue (then drains what they dispatch), else behind the queue.
   @inlinable
   func handle(_ action: Action) {
-    let mustDrain = withCore { $0.enqueue(.action(action, from: nil)) }
-    if mustDrain { drain() }
+    guard monitor == nil else {
+      // The test store's path: every action through the queue, recorded with its states.
+      if withCore({ $0.enqueue(.action(action, from: nil)) }) { drain() }
+      return
+    }
+    // A tuple, not an optional step: optionals of generic structs were copied through runtime
+    // value witnesses here, which cost more than the rest of the dispatch.
+    let (claimed, state, observers) = withCore { core -> (Bool, State, [Observer<State>]) in
+      guard !core.isStopped, !core.isDraining else {
+        if !core.isStopped { core.queue.append(.action(action, from: nil)) }
+        return (false, core.state, [])
+      }
+      core.isDraining = true
+      update(&core.state, action)
+      return (true, core.state, core.observers)
+    }
+    guard claimed else { return }
+    for observer in observers { observer.notify(state) }
+    if let body = effect.body { body(state, action, Dispatch(host: self)) }
+    drain()
   }
 
   /// Stops the store: effects are cancelled, observers released, later actions ignored.
@@ -152,6 +171,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     addObserver(observer)
   }
 
+  @usableFromInline
   func addObserver(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).newValue
     let mustDrain = withCore { $0.enqueue(.subscribe(Observer(id: id, notify: observer))) }
@@ -164,22 +184,26 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   @inlinable
   func drain() {
-    var waiters: [CheckedContinuation<Void, Never>] = []
-    while let step = withCore({
-      $0.next(update: update, recordsStates: monitor != nil, idleWaiters: &waiters)
-    }) {
-      perform(step)
+    let recordsStates = monitor != nil
+    while true {
+      var waiters: [CheckedContinuation<Void, Never>] = []
+      var records: [Processed<State, Action>] = []
+      let (kind, action, state, observers) = withCore { core in
+        core.next(
+          update: update, recordsStates: recordsStates, idleWaiters: &waiters, records: &records)
+      }
+      switch kind {
+      case .drained:
+        for waiter in waiters { waiter.resume() }
+        return
+      case .subscribed:
+        for observer in observers { observer.notify(state) }
+      case .applied:
+        for observer in observers { observer.notify(state) }
+        if let monitor { for record in records { monitor(record) } }
+        if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
+      }
     }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  /// Notifies the observers of one step, then runs the effect, outside the lock.
-  @inlinable
-  func perform(_ step: Step<State, Action>) {
-    for observer in step.observers { observer.notify(step.state) }
-    guard let action = step.action else { return }
-    if let record = step.record { monitor?(record) }
-    if let body = effect.body { body(step.state, action, Dispatch(host: self)) }
   }
 
   /// Runs `body` on the locked core.
@@ -193,7 +217,7 @@ extension Store where State: Equatable {
   /// Calls `observer` with the current state, then after every action that changed it.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @discardableResult
+  @inlinable @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     let last = LastDelivered<State>()
     let observe: @Sendable (State) -> Void = { state in
@@ -212,7 +236,7 @@ extension Store {
   /// ```
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @discardableResult
+  @inlinable @discardableResult
   public func subscribe<Value: Equatable & Sendable>(
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @Sendable (Value) -> Void
@@ -226,12 +250,14 @@ extension Store {
 }
 
 /// The last state one observer was given, to skip states equal to it.
+@usableFromInline
 final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
   // @unchecked: only the caller draining the store calls an observer, and drains never overlap
   // (one ends under the store's lock before the next begins), so `value` is never raced. The
   // value lives behind a pointer so reading it skips the class property exclusivity checks.
-  private let value: UnsafeMutablePointer<State?>
+  @usableFromInline let value: UnsafeMutablePointer<State?>
 
+  @inlinable
   init() {
     value = .allocate(capacity: 1)
     value.initialize(to: nil)
@@ -243,6 +269,7 @@ final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
   }
 
   /// Stores `state` and returns whether it differs from the one before.
+  @inlinable
   func replace(with state: State) -> Bool {
     if let last = value.pointee, last == state { return false }
     value.pointee = state

@@ -46,29 +46,15 @@ enum Message<State: Sendable, Action: Sendable>: Sendable {
   case subscribe(Observer<State>)
 }
 
-/// What the draining caller does outside the lock after one step of the queue: notify
-/// `observers` with `state`, then, if an action was applied, run the effect.
-///
-/// A struct rather than an enum: a generic multi-payload enum is copied through runtime value
-/// witnesses even when specialized, which tripled the cost of a notified dispatch.
+/// What one step of the queue did.
 @usableFromInline
-struct Step<State: Sendable, Action: Sendable>: Sendable {
-  /// The action applied, or `nil` when an observer subscribed.
-  @usableFromInline var action: Action?
-  @usableFromInline var state: State
-  @usableFromInline var observers: [Observer<State>]
-  @usableFromInline var record: Processed<State, Action>?
-
-  @usableFromInline
-  init(
-    action: Action?, state: State, observers: [Observer<State>],
-    record: Processed<State, Action>? = nil
-  ) {
-    self.action = action
-    self.state = state
-    self.observers = observers
-    self.record = record
-  }
+enum StepKind: Sendable {
+  /// An action was applied: notify the observers, then run the effect.
+  case applied
+  /// An observer subscribed: give it the state.
+  case subscribed
+  /// The queue is empty.
+  case drained
 }
 
 /// One applied action, as ``Store``'s monitor (the test store) sees it.
@@ -126,46 +112,39 @@ struct Core<State: Sendable, Action: Sendable> {
     return true
   }
 
-  /// Takes the next message and applies it, or ends the drain when none is left: then it
-  /// returns `nil` and hands over the `idle()` callers to resume.
+  /// Takes the next message and applies it, or ends the drain when none is left (and hands
+  /// over the `idle()` callers to resume). Returns what happened, the action, the state to
+  /// deliver and the observers to notify.
   @inlinable
   mutating func next(
     update: (inout State, Action) -> Void, recordsStates: Bool,
-    idleWaiters waiters: inout [CheckedContinuation<Void, Never>]
-  ) -> Step<State, Action>? {
+    idleWaiters waiters: inout [CheckedContinuation<Void, Never>],
+    records: inout [Processed<State, Action>]
+  ) -> (StepKind, Action?, State, [Observer<State>]) {
     guard !isStopped, head < queue.count else {
       if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
       head = 0
       isDraining = false
       waiters = takeIdleWaiters()
-      return nil
+      return (.drained, nil, state, [])
     }
     let message = queue[head]
     head += 1
     switch message {
     case .action(let action, let origin):
-      return apply(action, from: origin, update: update, recordsStates: recordsStates)
+      if recordsStates {
+        let before = state
+        update(&state, action)
+        records.append(
+          Processed(action: action, isFromEffect: origin != nil, before: before, after: state))
+      } else {
+        update(&state, action)
+      }
+      return (.applied, action, state, observers)
     case .subscribe(let observer):
       observers.append(observer)
-      return Step(action: nil, state: state, observers: [observer])
+      return (.subscribed, nil, state, [observer])
     }
-  }
-
-  /// Applies `action` and returns what to do outside the lock.
-  @inlinable
-  mutating func apply(
-    _ action: Action, from origin: Origin?, update: (inout State, Action) -> Void,
-    recordsStates: Bool
-  ) -> Step<State, Action> {
-    guard recordsStates else {
-      update(&state, action)
-      return Step(action: action, state: state, observers: observers)
-    }
-    let before = state
-    update(&state, action)
-    let record = Processed(
-      action: action, isFromEffect: origin != nil, before: before, after: state)
-    return Step(action: action, state: state, observers: observers, record: record)
   }
 
   /// The `idle()` callers to resume, if the store is idle now.
