@@ -117,14 +117,14 @@ func countUp(_ state: inout Tally, _ action: Counting) {
       let effect = Effect<Tally, Counting> { _, action, dispatch in
         guard action == .increment else { return }
         dispatch.run(id: "timer", lifetime: .untilCancelled) { send in
-          while true {
-            try await Task.sleep(for: .seconds(3600))
-            send(.increment)
-          }
+          // A timer whose ticks the test never sends: it runs until cancelled.
+          for await _ in AsyncStream<Void>.never { send(.increment) }
         }
       }
       let store = Store(state: Tally(), update: countUp, effect: effect)
       store.dispatch(.increment)
+      await Task.yield()
+      #expect(store.runningEffectCount == 1)  // the timer runs
       if stoppedFirst { store.stop() }
       weakStore = store
     }
@@ -137,7 +137,7 @@ func countUp(_ state: inout Tally, _ action: Counting) {
       switch action {
       case .chain:
         dispatch.run(id: "timer", lifetime: .untilCancelled) { _ in
-          try await Task.sleep(for: .seconds(3600))
+          for await _ in AsyncStream<Void>.never {}
         }
       case .increment:
         dispatch.run { send in

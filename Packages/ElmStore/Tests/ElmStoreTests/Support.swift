@@ -59,3 +59,9 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) async {
 func eventually(_ condition: () -> Bool) async {
   while !condition() { await Task.yield() }
 }
+
+extension AsyncStream where Element == Void {
+  /// A stream that never yields and ends only when the task iterating it is cancelled: a timer
+  /// that never ticks.
+  static var never: AsyncStream<Void> { AsyncStream { _ in } }
+}
