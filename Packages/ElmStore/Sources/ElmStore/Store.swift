@@ -120,19 +120,26 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     }
     // A tuple, not an optional step: optionals of generic structs were copied through runtime
     // value witnesses here, which cost more than the rest of the dispatch.
-    let (claimed, state, observers) = withCore { core -> (Bool, State, [Observer<State>]) in
+    let (claimed, changed, state, observers) = withCore {
+      core -> (Bool, Bool, State, [Observer<State>]) in
       guard !core.isStopped, !core.isDraining else {
         if !core.isStopped { core.queue.append(.action(action, from: nil)) }
-        return (false, core.state, [])
+        return (false, false, core.state, [])
       }
       core.isDraining = true
-      update(&core.state, action)
-      return (true, core.state, core.observers)
+      let changed = core.apply(action, update: update)
+      return (true, changed, core.state, core.observers)
     }
     guard claimed else { return }
-    for observer in observers { observer.notify(state) }
+    for observer in observers where changed || !observer.onlyOnChange { observer.notify(state) }
     if let body = effect.body { body(state, action, Dispatch(host: self)) }
-    drain()
+    // Usually nothing was dispatched meanwhile: end the drain without copying the state out.
+    let (isDone, waiters) = withCore { core -> (Bool, [CheckedContinuation<Void, Never>]) in
+      guard core.isStopped || core.head >= core.queue.count else { return (false, []) }
+      return (true, core.endDrain())
+    }
+    guard isDone else { return drain() }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// Stops the store: effects are cancelled, observers released, later actions ignored.
@@ -172,9 +179,16 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   @usableFromInline
-  func addObserver(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+  func addObserver(
+    _ observer: @escaping @Sendable (State) -> Void,
+    onlyOnChange isEqual: (@Sendable (State, State) -> Bool)? = nil
+  ) -> Subscription {
     let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).newValue
-    let mustDrain = withCore { $0.enqueue(.subscribe(Observer(id: id, notify: observer))) }
+    let entry = Observer(id: id, onlyOnChange: isEqual != nil, notify: observer)
+    let mustDrain = withCore { core in
+      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      return core.enqueue(.subscribe(entry))
+    }
     if mustDrain { drain() }
     return Subscription { [weak self] in
       self?.withCore { core in core.observers.removeAll { $0.id == id } }
@@ -188,7 +202,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     while true {
       var waiters: [CheckedContinuation<Void, Never>] = []
       var records: [Processed<State, Action>] = []
-      let (kind, action, state, observers) = withCore { core in
+      let (kind, action, state, observers, changed) = withCore { core in
         core.next(
           update: update, recordsStates: recordsStates, idleWaiters: &waiters, records: &records)
       }
@@ -199,7 +213,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       case .subscribed:
         for observer in observers { observer.notify(state) }
       case .applied:
-        for observer in observers { observer.notify(state) }
+        for observer in observers where changed || !observer.onlyOnChange {
+          observer.notify(state)
+        }
         if let monitor { for record in records { monitor(record) } }
         if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
       }
@@ -219,11 +235,7 @@ extension Store where State: Equatable {
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
   @inlinable @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
-    let last = LastDelivered<State>()
-    let observe: @Sendable (State) -> Void = { state in
-      if last.replace(with: state) { observer(state) }
-    }
-    return addObserver(observe)
+    addObserver(observer, onlyOnChange: { $0 == $1 })
   }
 }
 

@@ -32,9 +32,13 @@ struct EffectID: Hashable, @unchecked Sendable {
 struct Observer<State>: Sendable {
   @usableFromInline let id: Int
   @usableFromInline let notify: @Sendable (State) -> Void
+  /// Whether it is called only when the state changed (its current value always).
+  @usableFromInline let onlyOnChange: Bool
 
-  @usableFromInline init(id: Int, notify: @escaping @Sendable (State) -> Void) {
+  @usableFromInline
+  init(id: Int, onlyOnChange: Bool, notify: @escaping @Sendable (State) -> Void) {
     self.id = id
+    self.onlyOnChange = onlyOnChange
     self.notify = notify
   }
 }
@@ -96,6 +100,9 @@ struct Core<State: Sendable, Action: Sendable> {
   @usableFromInline var nextToken = 1
   @usableFromInline var finiteEffects = 0
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The state's `==`, once an observer wants only changes: the store compares each new state
+  /// with the old one once, rather than every observer comparing with what it saw last.
+  @usableFromInline var isEqual: (@Sendable (State, State) -> Bool)?
 
   @usableFromInline init(state: State) { self.state = state }
 
@@ -120,13 +127,10 @@ struct Core<State: Sendable, Action: Sendable> {
     update: (inout State, Action) -> Void, recordsStates: Bool,
     idleWaiters waiters: inout [CheckedContinuation<Void, Never>],
     records: inout [Processed<State, Action>]
-  ) -> (StepKind, Action?, State, [Observer<State>]) {
+  ) -> (StepKind, Action?, State, [Observer<State>], changed: Bool) {
     guard !isStopped, head < queue.count else {
-      if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
-      head = 0
-      isDraining = false
-      waiters = takeIdleWaiters()
-      return (.drained, nil, state, [])
+      waiters = endDrain()
+      return (.drained, nil, state, [], false)
     }
     let message = queue[head]
     head += 1
@@ -137,14 +141,36 @@ struct Core<State: Sendable, Action: Sendable> {
         update(&state, action)
         records.append(
           Processed(action: action, isFromEffect: origin != nil, before: before, after: state))
-      } else {
-        update(&state, action)
+        return (.applied, action, state, observers, !(isEqual?(before, state) ?? false))
       }
-      return (.applied, action, state, observers)
+      let changed = apply(action, update: update)
+      return (.applied, action, state, observers, changed)
     case .subscribe(let observer):
       observers.append(observer)
-      return (.subscribed, nil, state, [observer])
+      return (.subscribed, nil, state, [observer], true)
     }
+  }
+
+  /// Applies `action`; returns whether the state changed, or `true` when no observer asks.
+  @inlinable
+  mutating func apply(_ action: Action, update: (inout State, Action) -> Void) -> Bool {
+    guard let isEqual else {
+      update(&state, action)
+      return true
+    }
+    let before = state
+    update(&state, action)
+    return !isEqual(before, state)
+  }
+
+  /// Ends a drain whose queue is empty (or whose store stopped), and returns the `idle()`
+  /// callers to resume.
+  @inlinable
+  mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
+    if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
+    head = 0
+    isDraining = false
+    return takeIdleWaiters()
   }
 
   /// The `idle()` callers to resume, if the store is idle now.
