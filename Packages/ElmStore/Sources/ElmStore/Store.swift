@@ -291,9 +291,9 @@ final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
 
 /// A handle to stop observing a ``Store``.
 public final class Subscription: Sendable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: Lock<(@Sendable () -> Void)?>
 
-  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
 
   /// Stops the observer from being called; calling it again does nothing.
   public func cancel() {

@@ -1,5 +1,5 @@
+import ElmStore
 import Foundation
-import Synchronization
 
 /// A serial executor on its own thread that can tell when it has nothing left to run.
 ///
@@ -15,7 +15,7 @@ final class TestExecutor: TaskExecutor, @unchecked Sendable {
 
   /// Executors are kept for reuse: a task keeps its executor preference for life, so an
   /// executor and its thread must outlive every task that ever preferred it.
-  private static let pool = Mutex<[TestExecutor]>([])
+  private static let pool = Lock<[TestExecutor]>([])
 
   private init() {
     let thread = Thread { [unowned self] in self.runJobs() }

@@ -1,5 +1,4 @@
 import ElmStore
-import Synchronization
 import Testing
 
 /// A store for tests that asserts every state change and every action effects dispatch back.
@@ -194,7 +193,7 @@ private func fail(_ message: String, sourceLocation: SourceLocation) {
 
 /// The actions a store applied, as its monitor reports them.
 private final class ProcessedLog<State: Sendable, Action: Sendable>: Sendable {
-  private let records = Mutex<[Processed<State, Action>]>([])
+  private let records = Lock<[Processed<State, Action>]>([])
   func append(_ record: Processed<State, Action>) { records.withLock { $0.append(record) } }
   func drain() -> [Processed<State, Action>] {
     records.withLock { records in

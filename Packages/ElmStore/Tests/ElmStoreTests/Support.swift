@@ -1,9 +1,10 @@
+import ElmStore
 import Foundation
 import Synchronization
 
 /// A value an effect waits for, ignoring cancellation, until the test opens it.
 final class Gate: Sendable {
-  private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+  private let state = Lock<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>(
     (false, []))
 
   /// Waits until ``open()``; cancellation does not end the wait.
@@ -32,7 +33,7 @@ final class Gate: Sendable {
 
 /// Values collected from observers and effects, in order.
 final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Lock<[Value]>([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
 }
