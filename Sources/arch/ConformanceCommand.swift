@@ -26,7 +26,10 @@ struct ConformanceCommand {
   func run() async throws -> Int32 {
     var reports: [AppReport] = []
     for architecture in architectures {
-      for app in apps { reports.append(await report(architecture, app)) }
+      for app in apps {
+        reports.append(
+          await Gate.report(architecture, app: app, programs: programs, seed: seed))
+      }
     }
     if json {
       let encoder = JSONEncoder()
@@ -39,22 +42,6 @@ struct ConformanceCommand {
   }
 
   private struct Output: Encodable { var results: [AppReport] }
-
-  private func report(_ architecture: Architecture, _ app: String) async -> AppReport {
-    switch app {
-    case CounterApp.name: await run(architecture, \.counter)
-    case StopwatchApp.name: await run(architecture, \.stopwatch)
-    default: await run(architecture, \.weather)
-    }
-  }
-
-  private func run<App>(
-    _ architecture: Architecture, _ app: KeyPath<Architecture, Implementation<App>>
-  ) async -> AppReport {
-    await Conformance.report(
-      architecture[keyPath: app], reference: Catalog.reference[keyPath: app], programs: programs,
-      seed: seed, knownDeviations: Catalog.knownDeviations)
-  }
 
   private func matrix(_ reports: [AppReport]) -> String {
     let width = 26

@@ -4,14 +4,16 @@
 /// behind the one being handled, never nested. A `Dispatch` holds its store weakly; after the
 /// store is stopped or released it does nothing.
 public struct Dispatch<Action: Sendable>: Sendable {
-  let host: WeakHost<Action>
+  // Weak and inline: an effect may keep its `Dispatch` (a timer does) without keeping the
+  // store, and making one per action allocates nothing.
+  weak let host: (any EffectHost<Action>)?
 
   @usableFromInline
-  init(host: some EffectHost<Action>) { self.host = WeakHost(host) }
+  init(host: some EffectHost<Action>) { self.host = host }
 
   /// Dispatches `action` to the store.
   public func callAsFunction(_ action: Action) {
-    host.value?.dispatch(action)
+    host?.dispatch(action)
   }
 
   /// Runs `operation` asynchronously under `id`, cancelling the run already under `id`: the
@@ -44,7 +46,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
   ) {
-    host.value?.start(
+    host?.start(
       .id(EffectID(id)), lifetime: lifetime, keepsRunning: whenRunning == .keep,
       operation: operation, catch: handler)
   }
@@ -55,13 +57,13 @@ public struct Dispatch<Action: Sendable>: Sendable {
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
   ) {
-    host.value?.start(
+    host?.start(
       nil, lifetime: lifetime, keepsRunning: false, operation: operation, catch: handler)
   }
 
   /// Cancels the run under `id`, if any; its results, sent or queued, are dropped.
   public func cancel(id: some Hashable & Sendable) {
-    host.value?.cancel(.id(EffectID(id)))
+    host?.cancel(.id(EffectID(id)))
   }
 }
 
@@ -86,16 +88,16 @@ public enum WhenRunning: Sendable, Hashable {
 ///
 /// Sends from a run that was superseded, cancelled, or stopped with its store are dropped.
 public struct Send<Action: Sendable>: Sendable {
-  let host: WeakHost<Action>
+  weak let host: (any EffectHost<Action>)?
   let origin: Origin
 
   /// Dispatches `action`, unless this run is over.
   public func callAsFunction(_ action: Action) {
-    host.value?.deliver(action, from: origin)
+    host?.deliver(action, from: origin)
   }
 
   /// Whether this run may still dispatch: not superseded, cancelled or stopped.
-  public var isActive: Bool { host.value?.isLive(origin) ?? false }
+  public var isActive: Bool { host?.isLive(origin) ?? false }
 }
 
 /// What a ``Dispatch`` and a ``Send`` talk to: the store, without its state type.
@@ -110,10 +112,4 @@ protocol EffectHost<Action>: AnyObject, Sendable {
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?)
   func cancel(_ key: EffectKey)
-}
-
-/// A weak reference to a store, so effects never keep it alive.
-final class WeakHost<Action: Sendable>: Sendable {
-  weak let value: (any EffectHost<Action>)?
-  init(_ value: any EffectHost<Action>) { self.value = value }
 }

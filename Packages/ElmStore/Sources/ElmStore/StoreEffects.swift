@@ -31,7 +31,7 @@ extension Store: EffectHost {
     else { return }
     superseded?.cancel()
     let origin = Origin(key: key, token: token)
-    let send = Send(host: WeakHost(self), origin: origin)
+    let send = Send(host: self, origin: origin)
     let task = Task(executorPreference: executor) { [weak self] in
       do {
         try await operation(send)
