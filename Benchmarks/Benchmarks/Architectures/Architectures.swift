@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
           timeUnits: .microseconds,
           maxDuration: .seconds(1),
           maxIterations: 20,
-          thresholds: [.mallocCountTotal: .init(absolute: [.p100: 0])]
+          thresholds: [.mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0])]
         )
       ) { benchmark in
         let operations = operationsPerIteration(workload)
