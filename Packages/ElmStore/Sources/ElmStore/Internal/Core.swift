@@ -61,6 +61,17 @@ enum StepKind: Sendable {
   case drained
 }
 
+/// What `Store.dispatch` must do after ``Core/accept(_:isPlain:update:)``.
+@usableFromInline
+enum Acceptance {
+  /// Nothing more: the action was applied, queued or dropped.
+  case done
+  /// Hand the action to `handle`: an effect or the monitor must see it.
+  case mustHandle
+  /// Notify the observers: the action was applied and the caller claimed the drain.
+  case applied(changed: Bool)
+}
+
 /// One applied action, as ``Store``'s monitor (the test store) sees it.
 @usableFromInline
 package struct Processed<State: Sendable, Action: Sendable>: Sendable {
@@ -149,6 +160,28 @@ struct Core<State: Sendable, Action: Sendable> {
       observers.append(observer)
       return (.subscribed, nil, state, [observer], true)
     }
+  }
+
+  /// What `dispatch` does with an action, under the lock: applies it in place when nothing
+  /// watches (or queues it behind a drain, or drops it after stop) and is `done`; applies it and
+  /// claims the drain when only observers watch; or leaves it to `handle` when an effect or a
+  /// monitor must see it.
+  @inlinable @inline(__always)
+  mutating func accept(
+    _ action: Action, isPlain: Bool, update: (inout State, Action) -> Void
+  ) -> Acceptance {
+    if isStopped { return .done }
+    if isDraining {
+      queue.append(.action(action, from: nil))
+      return .done
+    }
+    guard isPlain else { return .mustHandle }
+    if observers.isEmpty {
+      update(&state, action)
+      return .done
+    }
+    isDraining = true
+    return .applied(changed: apply(action, update: update))
   }
 
   /// Applies `action`; returns whether the state changed, or `true` when no observer asks.
