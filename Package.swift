@@ -63,6 +63,12 @@ let package = Package(
     ),
     .testTarget(
       name: "WorkloadTests", dependencies: ["ArchitectureSpec", "Baseline", "Samples", "Workloads"]),
+    // Each architecture's samples under its own testing tool.
+    .testTarget(
+      name: "SampleTests",
+      dependencies: ["ArchitectureSpec"]
+        + architectures.flatMap { [.target(name: "\($0)Samples"), .target(name: "\($0)Testing")] }
+    ),
     .testTarget(
       name: "ConformanceTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
