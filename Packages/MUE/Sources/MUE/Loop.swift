@@ -1,0 +1,315 @@
+/// The runtime of a Model-Update-Effect app: one owner of the state, one queue for events and
+/// effect results, and effect handlers that run as tasks.
+///
+/// ```swift
+/// let loop = Loop(update: CounterUpdate(), effectHandler: CounterEffects(storage: storage),
+///                 state: CounterState())
+/// let subscription = loop.observe { state in render(state) }
+/// loop.start()            // applies `first(state:)` and starts its effects
+/// loop.send(.increment)   // from anywhere: a view, a thread, a task
+/// ```
+///
+/// Events and results are handled one at a time, in the order they arrive, from any thread: an
+/// event sent while another message is handled — by an observer or another thread — waits in the
+/// queue behind it, never nested, and whoever finds the loop idle handles the queue. Each
+/// message runs the update (under the loop's lock: keep it pure and quick), publishes the state
+/// to observers if it changed, cancels the effects the update cancels, and starts the ones it
+/// dispatches.
+///
+/// A result is applied to the state current when it arrives, never to the state its effect
+/// started from. The results of a cancelled or superseded effect, and of any effect after
+/// ``stop()``, are dropped, even when the handler ignores cancellation. Effects hold the loop
+/// weakly, so releasing it stops it, timers included.
+public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect == U.Effect {
+  public typealias State = U.State
+  public typealias Event = U.Event
+  public typealias Effect = U.Effect
+
+  @usableFromInline let core: Lock<LoopCore<State, Event, Effect>>
+  @usableFromInline let update: U
+  @usableFromInline let effectHandler: H
+  @usableFromInline let executor: (any TaskExecutor)?
+  @usableFromInline let monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
+  private let nextObserverID = Lock(0)
+
+  /// Creates a loop that starts from `state` once ``start()`` is called.
+  ///
+  /// - Parameters:
+  ///   - update: The app's logic.
+  ///   - effectHandler: Runs the effects the update dispatches.
+  ///   - state: The state handed to ``Update/first(state:)``.
+  ///   - executor: Where effect handlers run; `nil` for the global concurrent executor.
+  public convenience init(
+    update: U, effectHandler: H, state: State, executor: (any TaskExecutor)? = nil
+  ) {
+    self.init(
+      update: update, effectHandler: effectHandler, state: state, executor: executor,
+      monitor: nil)
+  }
+
+  package init(
+    update: U, effectHandler: H, state: State, executor: (any TaskExecutor)?,
+    monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
+  ) {
+    core = Lock(LoopCore(state: state))
+    self.update = update
+    self.effectHandler = effectHandler
+    self.executor = executor
+    self.monitor = monitor
+  }
+
+  deinit {
+    let (tasks, waiters) = core.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The state now.
+  public var state: State { core.withLock { $0.state } }
+
+  /// Whether ``start()`` was called.
+  public var isStarted: Bool { core.withLock { $0.isStarted } }
+
+  /// Applies the update's ``Update/first(state:)`` and starts its effects; then handles the
+  /// events sent so far. Calling it again, or after ``stop()``, does nothing.
+  public func start() {
+    let mustDrain = core.withLock { core -> Bool in
+      guard !core.isStarted, !core.isStopped else { return false }
+      core.isStarted = true
+      core.queue.insert(.start, at: core.head)
+      guard !core.isDraining else { return false }
+      core.isDraining = true
+      return true
+    }
+    if mustDrain { drain() }
+  }
+
+  /// Sends `event`: handles it now, or queues it behind the message being handled.
+  ///
+  /// Safe from any thread or task, from inside observers and effect handlers. Events sent
+  /// before ``start()`` wait for it; events sent after ``stop()`` are ignored.
+  ///
+  /// - Complexity: O(1) plus the update, the observers and starting the effects.
+  @inlinable
+  public func send(_ event: Event) {
+    // Straight-line locking: one lock when nothing watches and the update starts no effect.
+    core.lock()
+    let locked = core.value
+    if locked.pointee.isStopped { return core.unlock() }
+    if locked.pointee.isDraining || !locked.pointee.isStarted || monitor != nil {
+      let mustDrain = locked.pointee.enqueue(.event(event))
+      core.unlock()
+      if mustDrain { drain() }
+      return
+    }
+    let result = update.handle(event: event, locked.pointee.state)
+    if result.effects.isEmpty, result.cancellations.isEmpty, locked.pointee.observers.isEmpty {
+      if let next = result.state { locked.pointee.state = next }
+      return core.unlock()
+    }
+    locked.pointee.isDraining = true
+    let step = locked.pointee.apply(result)
+    core.unlock()
+    perform(step)
+    drain()
+  }
+
+  /// A function that sends events to this loop, for a view to call (Unison's `handler`). It
+  /// holds the loop weakly.
+  public var handler: @Sendable (Event) -> Void {
+    { [weak self] event in self?.send(event) }
+  }
+
+  /// Stops the loop: effects are cancelled and their late results dropped, observers released,
+  /// later events ignored. When `stop()` returns, no observer is called again.
+  public func stop() {
+    let (tasks, waiters) = core.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns when nothing is queued or handled and no effect handler is running.
+  ///
+  /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
+  /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
+  public func idle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isIdle = core.withLock { core -> Bool in
+        if core.isIdle { return true }
+        core.idleWaiters.append(continuation)
+        return false
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+
+  /// Calls `observer` with the current state, then with every state that differs from the one
+  /// before.
+  ///
+  /// The current state is delivered in order with the queue, so `observer` never sees a state
+  /// older than one it saw. Observers are called outside the lock, one at a time, in the order
+  /// they subscribed; they may send events.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    let id = nextObserverID.withLock { id in
+      id += 1
+      return id
+    }
+    let mustDrain = core.withLock { $0.enqueue(.subscribe(Observer(id: id, notify: observer))) }
+    if mustDrain { drain() }
+    return Subscription { [weak self] in
+      self?.core.withLock { core in core.observers.removeAll { $0.id == id } }
+    }
+  }
+
+  /// Calls `observer` with `transform` of the current state, then whenever that value changes:
+  /// an observer of what a screen shows rather than of every field.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func observe<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (State) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    let last = LastValue<Value>()
+    return observe { state in
+      let value = transform(state)
+      if last.replace(with: value) { observer(value) }
+    }
+  }
+
+  /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  @usableFromInline
+  func drain() {
+    while true {
+      core.lock()
+      let locked = core.value
+      guard locked.pointee.hasNext else {
+        let waiters = locked.pointee.endDrain()
+        core.unlock()
+        for waiter in waiters { waiter.resume() }
+        return
+      }
+      let message = locked.pointee.queue[locked.pointee.head]
+      locked.pointee.head += 1
+      let before = locked.pointee.state
+      let input: Processed<State, Event, Effect>.Input
+      let result: UpdateResult<State, Effect>
+      switch message {
+      case .start:
+        let first = update.first(state: before)
+        input = .first
+        result = UpdateResult(state: first.initialState, effects: first.initialEffects)
+      case .event(let event):
+        input = .event(event)
+        result = update.handle(event: event, before)
+      case .result(let value, _):
+        input = .result(value)
+        result = update.handle(result: value, before)
+      case .subscribe(let observer):
+        locked.pointee.observers.append(observer)
+        core.unlock()
+        observer.notify(before)
+        continue
+      }
+      let step = locked.pointee.apply(result)
+      core.unlock()
+      monitor?(
+        Processed(
+          input: input, before: before, after: step.state, effects: result.effects,
+          cancellations: result.cancellations))
+      perform(step)
+    }
+  }
+
+  /// Carries out a step after unlocking: cancel, notify, start.
+  @inlinable
+  func perform(_ step: Step<State, Effect>) {
+    for task in step.cancelled { task.cancel() }
+    if step.notifies { for observer in step.observers { observer.notify(step.state) } }
+    for (effect, run) in step.started { launch(effect, run) }
+  }
+
+  /// Runs `effect`'s handler as a task that feeds its results back while `run` is live.
+  @usableFromInline
+  func launch(_ effect: Effect, _ run: Run<Effect.ID>) {
+    let effectHandler = self.effectHandler
+    let task = Task(executorPreference: executor) { [weak self] in
+      switch await effectHandler.handle(effect) {
+      case .single(let value):
+        _ = self?.deliver(value, from: run)
+      case .empty:
+        break
+      case .repeating(let stream):
+        self?.becomeLongLived(run)
+        for await value in stream {
+          guard self?.deliver(value, from: run) == true else { break }
+        }
+      }
+      self?.finish(run)
+    }
+    if !core.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+  }
+
+  /// Queues `value` from `run` if that run is still live; returns whether it was.
+  func deliver(_ value: Effect.Result, from run: Run<Effect.ID>) -> Bool {
+    let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
+      guard core.isLive(run) else { return (false, false) }
+      return (true, core.enqueue(.result(value, from: run)))
+    }
+    if mustDrain { drain() }
+    return isLive
+  }
+
+  func becomeLongLived(_ run: Run<Effect.ID>) {
+    let waiters = core.withLock { $0.becomeLongLived(run) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func finish(_ run: Run<Effect.ID>) {
+    let waiters = core.withLock { $0.finish(run) }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+extension Loop where U.State: InitialState {
+  /// Creates a loop that starts from the state's ``InitialState/initial``.
+  public convenience init(update: U, effectHandler: H, executor: (any TaskExecutor)? = nil) {
+    self.init(update: update, effectHandler: effectHandler, state: .initial, executor: executor)
+  }
+}
+
+extension Loop where H == HandleEffects<NoEffect>, U.Effect == NoEffect {
+  /// Creates a loop whose update starts no effects.
+  public convenience init(update: U, state: State, executor: (any TaskExecutor)? = nil) {
+    self.init(update: update, effectHandler: .none, state: state, executor: executor)
+  }
+}
+
+/// The last value one observer was given, to skip values equal to it.
+final class LastValue<Value: Equatable & Sendable>: Sendable {
+  private let value = Lock<Value?>(nil)
+
+  /// Stores `new` and returns whether it differs from the one before.
+  func replace(with new: Value) -> Bool {
+    value.withLock { last in
+      if let last, last == new { return false }
+      last = new
+      return true
+    }
+  }
+}
+
+/// A handle to stop observing a ``Loop``.
+public final class Subscription: Sendable {
+  private let onCancel: Lock<(@Sendable () -> Void)?>
+
+  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
+
+  /// Stops the observer from being called; calling it again does nothing.
+  public func cancel() {
+    onCancel.withLock { $0.take() }?()
+  }
+}

@@ -1,0 +1,141 @@
+import MUE
+import Testing
+
+/// A loop under test: runs the real update and effect handler (with fakes injected into it) on
+/// an executor of its own, and records every state it published and every effect it started.
+///
+/// ```swift
+/// @Test func savesEachChange() async {
+///   let storage = FakeStorage()
+///   let harness = LoopHarness(update: CounterUpdate(),
+///                             effectHandler: CounterEffects(storage: storage),
+///                             state: CounterState())
+///   await harness.start()
+///   await harness.send(.increment)
+///   harness.expect(states: [CounterState(), CounterState(count: 1)], effects: [.save(1)])
+///   #expect(storage.saved == [1])
+/// }
+/// ```
+///
+/// `start`, `send` and ``settle()`` return once the loop has handled everything queued and every
+/// effect handler has finished or waits on something outside the loop, so nothing sleeps.
+public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.Effect {
+  /// One message the loop handled.
+  public struct Step {
+    /// What arrived: `"first(state:)"`, an event or `"result …"`.
+    public var input: String
+    /// The state after it.
+    public var state: U.State
+    /// The effects it started, in order.
+    public var effects: [U.Effect]
+    /// The effect ids it cancelled, in order.
+    public var cancellations: [U.Effect.ID]
+  }
+
+  /// The loop under test.
+  public let loop: Loop<U, H>
+  private let executor: TestExecutor
+  private let record = Lock<(steps: [Step], states: [U.State], checkedSteps: Int, checkedStates: Int)>(
+    ([], [], 0, 0))
+
+  /// A harness around a loop of `update` and `effectHandler` starting from `state`; it
+  /// observes the loop at once, so ``states`` begins with `state`.
+  public init(update: U, effectHandler: H, state: U.State) {
+    let executor = TestExecutor.make()
+    let record = self.record
+    self.executor = executor
+    loop = Loop(
+      update: update, effectHandler: effectHandler, state: state, executor: executor,
+      monitor: { processed in
+        let input: String =
+          switch processed.input {
+          case .first: "first(state:)"
+          case .event(let event): "\(event)"
+          case .result(let value): "result \(value)"
+          }
+        let step = Step(
+          input: input, state: processed.after, effects: processed.effects,
+          cancellations: processed.cancellations)
+        record.withLock { $0.steps.append(step) }
+      })
+    loop.observe { state in record.withLock { $0.states.append(state) } }
+  }
+
+  deinit {
+    loop.stop()
+    executor.recycle()
+  }
+
+  /// Starts the loop and settles.
+  public func start() async {
+    loop.start()
+    await settle()
+  }
+
+  /// Sends `events` in order, settling after each.
+  public func send(_ events: U.Event...) async {
+    for event in events {
+      loop.send(event)
+      await settle()
+    }
+  }
+
+  /// Returns when the queue is empty and every effect handler has finished or is suspended
+  /// outside the loop. Call it after making a fake answer or advancing a clock.
+  public func settle() async {
+    await executor.quiescence()
+  }
+
+  /// Stops the loop.
+  public func stop() {
+    loop.stop()
+  }
+
+  /// The loop's state now.
+  public var state: U.State { loop.state }
+
+  /// Every state the loop published, the initial one first.
+  public var states: [U.State] { record.withLock { $0.states } }
+
+  /// Every message the loop handled, in order.
+  public var steps: [Step] { record.withLock { $0.steps } }
+
+  /// Every effect the loop started, in order.
+  public var effects: [U.Effect] { steps.flatMap(\.effects) }
+}
+
+extension LoopHarness where U.Effect: Equatable {
+  /// Checks the states published and the effects started since the last `expect` (or since
+  /// the harness was made), in order, and moves past them.
+  public func expect(
+    states expectedStates: [U.State], effects expectedEffects: [U.Effect],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let (states, steps) = record.withLock { record in
+      defer {
+        record.checkedStates = record.states.count
+        record.checkedSteps = record.steps.count
+      }
+      return (
+        Array(record.states[record.checkedStates...]), Array(record.steps[record.checkedSteps...])
+      )
+    }
+    let effects = steps.flatMap(\.effects)
+    var failures: [String] = []
+    if states != expectedStates {
+      failures.append(
+        "published states differ: (− expected, + actual)\n"
+          + lineDiff(expected: expectedStates, actual: states))
+    }
+    if effects != expectedEffects {
+      failures.append(
+        "effects differ:\n  expected: \(list(expectedEffects))\n  actual:   \(list(effects))")
+    }
+    guard !failures.isEmpty else { return }
+    let inputs = steps.map(\.input).joined(separator: ", ")
+    Issue.record(
+      Comment(rawValue: (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
+        .joined(separator: "\n")),
+      sourceLocation: sourceLocation)
+  }
+}

@@ -1,0 +1,144 @@
+import MUE
+import Testing
+
+/// A pure given/when/then spec for an ``Update``, in the spirit of Mobius's `UpdateSpec`: given a
+/// state, when events (or effect results) arrive, then the state is this and exactly these
+/// effects were dispatched. Nothing runs but the update.
+///
+/// ```swift
+/// let spec = UpdateSpec(CounterUpdate())
+///
+/// @Test func incrementSaves() {
+///   spec.given(CounterState(count: 1))
+///     .when(.increment, .increment)
+///     .then(state: CounterState(count: 3), effects: [.save(2), .save(3)])
+/// }
+///
+/// @Test func loadsFirst() {
+///   spec.given(CounterState()).whenStarting().then(state: CounterState(), effects: [.load])
+/// }
+/// ```
+///
+/// A mismatch records an issue with a line diff of the states (− expected, + actual) and the
+/// two effect lists.
+public struct UpdateSpec<U: Update> {
+  /// The update under test.
+  public let update: U
+
+  /// A spec for `update`.
+  public init(_ update: U) { self.update = update }
+
+  /// Starts a spec from `state`.
+  public func given(_ state: U.State) -> Given { Given(update: update, state: state) }
+
+  /// What arrives at an update: an event or an effect's result.
+  public enum Input {
+    case event(U.Event)
+    case result(U.Effect.Result)
+  }
+
+  /// A state to apply inputs to.
+  public struct Given {
+    let update: U
+    let state: U.State
+
+    /// Applies `events` in order.
+    public func when(_ events: U.Event...) -> Outcome { when(events.map(Input.event)) }
+
+    /// Applies effect `results` in order.
+    public func when(results: U.Effect.Result...) -> Outcome { when(results.map(Input.result)) }
+
+    /// Applies `inputs`, events and results mixed, in order.
+    public func when(_ inputs: [Input]) -> Outcome {
+      var outcome = Outcome(inputs: inputs.map(describe), state: state)
+      for input in inputs {
+        let result =
+          switch input {
+          case .event(let event): update.handle(event: event, outcome.state)
+          case .result(let value): update.handle(result: value, outcome.state)
+          }
+        outcome.absorb(result)
+      }
+      return outcome
+    }
+
+    /// Applies the update's `first(state:)`, as a loop's `start()` does.
+    public func whenStarting() -> Outcome {
+      let first = update.first(state: state)
+      var outcome = Outcome(inputs: ["first(state:)"], state: state)
+      outcome.absorb(UpdateResult(state: first.initialState, effects: first.initialEffects))
+      return outcome
+    }
+
+    private func describe(_ input: Input) -> String {
+      switch input {
+      case .event(let event): "\(event)"
+      case .result(let value): "result \(value)"
+      }
+    }
+  }
+
+  /// The state after the inputs, and everything they dispatched and cancelled, in order.
+  public struct Outcome {
+    let inputs: [String]
+    /// The state after the last input.
+    public internal(set) var state: U.State
+    /// Every effect the inputs dispatched, in order.
+    public internal(set) var effects: [U.Effect] = []
+    /// Every effect id the inputs cancelled, in order.
+    public internal(set) var cancellations: [U.Effect.ID] = []
+
+    init(inputs: [String], state: U.State) {
+      self.inputs = inputs
+      self.state = state
+    }
+
+    mutating func absorb(_ result: UpdateResult<U.State, U.Effect>) {
+      if let next = result.state { state = next }
+      effects += result.effects
+      cancellations += result.cancellations
+    }
+  }
+}
+
+extension UpdateSpec.Outcome where U.Effect: Equatable {
+  /// Checks the state and that exactly `effects` were dispatched, and exactly `cancellations`
+  /// cancelled, in this order.
+  public func then(
+    state expected: U.State, effects expectedEffects: [U.Effect] = [],
+    cancellations expectedCancellations: [U.Effect.ID] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var failures: [String] = []
+    if state != expected {
+      failures.append(
+        "state differs: (− expected, + actual)\n" + lineDiff(expected: expected, actual: state))
+    }
+    if effects != expectedEffects {
+      failures.append(
+        "effects differ:\n  expected: \(list(expectedEffects))\n  actual:   \(list(effects))")
+    }
+    if cancellations != expectedCancellations {
+      failures.append(
+        "cancellations differ:\n  expected: \(list(expectedCancellations))\n"
+          + "  actual:   \(list(cancellations))")
+    }
+    guard !failures.isEmpty else { return }
+    let header = "when \(inputs.joined(separator: ", ")):"
+    Issue.record(
+      Comment(rawValue: ([header] + failures).joined(separator: "\n")),
+      sourceLocation: sourceLocation)
+  }
+
+  /// Checks that the inputs changed nothing and dispatched and cancelled nothing.
+  public func thenNoChange(
+    from given: U.State, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    then(state: given, sourceLocation: sourceLocation)
+  }
+}
+
+/// `[a, b]` with each element described, or `[]`.
+func list<Element>(_ elements: [Element]) -> String {
+  "[" + elements.map { "\($0)" }.joined(separator: ", ") + "]"
+}
