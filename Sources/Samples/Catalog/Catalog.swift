@@ -1,6 +1,7 @@
 import ArchitectureSpec
 import Baseline
 import ElmStoreSamples
+import MUESamples
 import Workloads
 
 /// One architecture's implementations of the three apps.
@@ -28,6 +29,8 @@ public enum Catalog {
     Architecture(
       name: "elm-store", counter: .elmStore, stopwatch: .elmStore, weather: .elmStore,
       tally: ElmStoreTally.self),
+    Architecture(
+      name: "mue", counter: .mue, stopwatch: .mue, weather: .mue, tally: MUETally.self),
   ]
 
   /// What the benchmark runner measures: every architecture, then the bare reducer.

@@ -1,0 +1,97 @@
+import ArchitectureSpec
+import MUE
+import Synchronization
+
+/// The stopwatch in Model-Update-Effect style: one repeating effect, cancelled by id.
+public enum MUEStopwatch {
+  public struct State: Equatable, Sendable, SmartCopy {
+    public var tenths = 0
+    public var isRunning = false
+    public var laps: [Int] = []
+
+    public init() {}
+  }
+
+  public typealias Event = StopwatchIntent
+
+  public enum Effect: MUE.Effect, Equatable {
+    case startTimer
+
+    public enum Result: Sendable, Equatable { case tick }
+    public enum ID: Hashable, Sendable { case timer }
+    public var id: ID? { .timer }
+  }
+
+  public struct Update: MUE.Update {
+    public init() {}
+
+    public func handle(event: Event, _ state: State) -> UpdateResult<State, Effect> {
+      switch event {
+      case .start:
+        guard !state.isRunning else { return .noChange }
+        return .dispatchEffect(state: state.copy { $0.isRunning = true }, effect: .startTimer)
+      case .stop:
+        guard state.isRunning else { return .noChange }
+        return .newState(state: state.copy { $0.isRunning = false }).cancelling(.timer)
+      case .reset:
+        return .newState(state: State()).cancelling(.timer)
+      case .lap:
+        guard state.isRunning else { return .noChange }
+        return .newState(state: state.copy { $0.laps.append(state.tenths) })
+      }
+    }
+
+    public func handle(result: Effect.Result, _ state: State) -> UpdateResult<State, Effect> {
+      guard state.isRunning else { return .noChange }
+      return .newState(state: state.copy { $0.tenths += 1 })
+    }
+  }
+
+  public struct EffectHandler: MUE.EffectHandler {
+    let clock: any Clock<Duration>
+
+    public init(environment: StopwatchEnvironment) { clock = environment.clock }
+
+    public func handle(_ effect: Effect) async -> EffectResult<Effect.Result> {
+      .repeating(ticks(every: StopwatchApp.tickInterval, on: clock))
+    }
+  }
+
+  public static func view(_ state: State) -> StopwatchView {
+    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+  }
+
+  /// A stopwatch loop for `environment`, started.
+  public static func makeLoop(environment: StopwatchEnvironment) -> Loop<Update, EffectHandler> {
+    Loop(
+      update: Update(), effectHandler: EffectHandler(environment: environment), state: State(),
+      executor: environment.executor)
+  }
+}
+
+/// A tick at now + k × `interval`, k = 1, 2, …, until the consumer is cancelled. The deadlines
+/// are absolute, so a late tick never delays the next.
+private func ticks<C: Clock<Duration>>(
+  every interval: Duration, on clock: C
+) -> AsyncStream<MUEStopwatch.Effect.Result> {
+  let schedule = Schedule(start: clock.now)
+  return AsyncStream {
+    let deadline = schedule.next(after: interval)
+    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return nil }
+    return .tick
+  }
+}
+
+/// The next deadline of a tick stream.
+private final class Schedule<Instant: InstantProtocol<Duration>>: Sendable {
+  private let deadline: Mutex<Instant>
+
+  init(start: Instant) { deadline = Mutex(start) }
+
+  func next(after interval: Duration) -> Instant {
+    deadline.withLock { deadline in
+      deadline = deadline.advanced(by: interval)
+      return deadline
+    }
+  }
+}
