@@ -103,9 +103,21 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       return
     }
     let result = update.handle(event: event, locked.pointee.state)
-    if result.effects.isEmpty, result.cancellations.isEmpty, locked.pointee.observers.isEmpty {
-      if let next = result.state { locked.pointee.state = next }
-      return core.unlock()
+    if result.effects.isEmpty, result.cancellations.isEmpty {
+      guard let next = result.state else { return core.unlock() }
+      if locked.pointee.observers.isEmpty {
+        locked.pointee.state = next
+        return core.unlock()
+      }
+      guard next != locked.pointee.state else { return core.unlock() }
+      // Only observers to tell: claim the drain, notify outside the lock, then hand over to
+      // `drain` for whatever they or other threads sent meanwhile.
+      locked.pointee.state = next
+      locked.pointee.isDraining = true
+      let observers = locked.pointee.observers
+      core.unlock()
+      for observer in observers { observer.notify(next) }
+      return drain()
     }
     locked.pointee.isDraining = true
     let step = locked.pointee.apply(result)
@@ -181,7 +193,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
-  @usableFromInline
+  @inlinable
   func drain() {
     while true {
       core.lock()
@@ -229,11 +241,11 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   func perform(_ step: Step<State, Effect>) {
     for task in step.cancelled { task.cancel() }
     if step.notifies { for observer in step.observers { observer.notify(step.state) } }
-    for (effect, run) in step.started { launch(effect, run) }
+    for launch in step.started { self.launch(launch.effect, launch.run) }
   }
 
   /// Runs `effect`'s handler as a task that feeds its results back while `run` is live.
-  @usableFromInline
+  @inlinable
   func launch(_ effect: Effect, _ run: Run<Effect.ID>) {
     let effectHandler = self.effectHandler
     let task = Task(executorPreference: executor) { [weak self] in
@@ -254,6 +266,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// Queues `value` from `run` if that run is still live; returns whether it was.
+  @inlinable
   func deliver(_ value: Effect.Result, from run: Run<Effect.ID>) -> Bool {
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       guard core.isLive(run) else { return (false, false) }
@@ -263,11 +276,13 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     return isLive
   }
 
+  @usableFromInline
   func becomeLongLived(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { $0.becomeLongLived(run) }
     for waiter in waiters { waiter.resume() }
   }
 
+  @usableFromInline
   func finish(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { $0.finish(run) }
     for waiter in waiters { waiter.resume() }

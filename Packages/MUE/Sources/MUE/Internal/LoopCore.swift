@@ -11,7 +11,7 @@ struct Run<ID: Hashable & Sendable>: Hashable, Sendable {
   @usableFromInline let key: RunKey<ID>
   @usableFromInline let token: Int
 
-  @usableFromInline init(key: RunKey<ID>, token: Int) {
+  @inlinable init(key: RunKey<ID>, token: Int) {
     self.key = key
     self.token = token
   }
@@ -25,7 +25,7 @@ struct RunningEffect: Sendable {
   /// Whether the loop waits for it to be idle: true until its handler returns a stream.
   @usableFromInline var isFinite: Bool
 
-  @usableFromInline init(token: Int, task: Task<Void, Never>?, isFinite: Bool) {
+  @inlinable init(token: Int, task: Task<Void, Never>?, isFinite: Bool) {
     self.token = token
     self.task = task
     self.isFinite = isFinite
@@ -38,7 +38,7 @@ struct Observer<State>: Sendable {
   @usableFromInline let id: Int
   @usableFromInline let notify: @Sendable (State) -> Void
 
-  @usableFromInline init(id: Int, notify: @escaping @Sendable (State) -> Void) {
+  @inlinable init(id: Int, notify: @escaping @Sendable (State) -> Void) {
     self.id = id
     self.notify = notify
   }
@@ -64,19 +64,31 @@ package struct Processed<State: Sendable, Event: Sendable, Effect: MUE.Effect>: 
     case result(Effect.Result)
   }
 
-  package var input: Input
-  package var before: State
-  package var after: State
-  package var effects: [Effect]
-  package var cancellations: [Effect.ID]
+  @usableFromInline package var input: Input
+  @usableFromInline package var before: State
+  @usableFromInline package var after: State
+  @usableFromInline package var effects: [Effect]
+  @usableFromInline package var cancellations: [Effect.ID]
 
-  @usableFromInline
+  @inlinable
   init(input: Input, before: State, after: State, effects: [Effect], cancellations: [Effect.ID]) {
     self.input = input
     self.before = before
     self.after = after
     self.effects = effects
     self.cancellations = cancellations
+  }
+}
+
+/// An effect to start, and the run it starts as.
+@usableFromInline
+struct Launch<Effect: MUE.Effect> {
+  @usableFromInline let effect: Effect
+  @usableFromInline let run: Run<Effect.ID>
+
+  @inlinable init(effect: Effect, run: Run<Effect.ID>) {
+    self.effect = effect
+    self.run = run
   }
 }
 
@@ -87,9 +99,9 @@ struct Step<State: Sendable, Effect: MUE.Effect> {
   @usableFromInline var state: State
   @usableFromInline var observers: [Observer<State>]
   @usableFromInline var cancelled: [Task<Void, Never>] = []
-  @usableFromInline var started: [(effect: Effect, run: Run<Effect.ID>)] = []
+  @usableFromInline var started: [Launch<Effect>] = []
 
-  @usableFromInline init(state: State, observers: [Observer<State>]) {
+  @inlinable init(state: State, observers: [Observer<State>]) {
     self.state = state
     self.observers = observers
   }
@@ -110,7 +122,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @usableFromInline var finiteEffects = 0
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-  @usableFromInline init(state: State) { self.state = state }
+  @inlinable init(state: State) { self.state = state }
 
   /// Whether nothing is queued or handled and no finite effect runs.
   @usableFromInline var isIdle: Bool { isStopped || (!isDraining && finiteEffects == 0) }
@@ -155,7 +167,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
       if let task = remove(key) { step.cancelled.append(task) }
       running[key] = RunningEffect(token: token, task: nil, isFinite: true)
       finiteEffects += 1
-      step.started.append((effect, Run(key: key, token: token)))
+      step.started.append(Launch(effect: effect, run: Run(key: key, token: token)))
     }
     return step
   }
