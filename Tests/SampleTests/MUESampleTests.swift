@@ -46,7 +46,11 @@ import Testing
     stopwatch.given(MUEStopwatch.State()).when(.start, .start)
       .then(state: running, effects: [.startTimer])
     stopwatch.given(running).when([.result(.tick), .result(.tick), .event(.lap)])
-      .then(state: running.copy { $0.tenths = 2; $0.laps = [2] })
+      .then(
+        state: running.copy {
+          $0.tenths = 2
+          $0.laps = [2]
+        })
     stopwatch.given(running).when(.stop)
       .then(state: MUEStopwatch.State(), cancellations: [.timer])
   }

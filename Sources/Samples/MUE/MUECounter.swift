@@ -53,7 +53,11 @@ public enum MUECounter {
     public func handle(result: Effect.Result, _ state: State) -> UpdateResult<State, Effect> {
       switch result {
       case .loaded(let stored?) where CounterApp.validCounts.contains(stored):
-        return .newState(state: state.copy { $0.isLoaded = true; $0.count = stored })
+        return .newState(
+          state: state.copy {
+            $0.isLoaded = true
+            $0.count = stored
+          })
       case .loaded(nil):
         return .newState(state: state.copy { $0.isLoaded = true })
       case .loaded, .loadFailed:
@@ -70,7 +74,9 @@ public enum MUECounter {
 
     /// Saves `count` now, or after the save in flight.
     private func save(_ state: State, _ count: Int) -> UpdateResult<State, Effect> {
-      guard !state.isSaving else { return .newState(state: state.copy { $0.unsaved.append(count) }) }
+      guard !state.isSaving else {
+        return .newState(state: state.copy { $0.unsaved.append(count) })
+      }
       return .dispatchEffect(state: state.copy { $0.isSaving = true }, effect: .save(count))
     }
 
@@ -96,7 +102,9 @@ public enum MUECounter {
     public func handle(_ effect: Effect) async -> EffectResult<Effect.Result> {
       switch effect {
       case .load:
-        do { return .single(.loaded(try await storage.load())) } catch { return .single(.loadFailed) }
+        do { return .single(.loaded(try await storage.load())) } catch {
+          return .single(.loadFailed)
+        }
       case .save(let count):
         do {
           try await storage.save(count)

@@ -55,7 +55,8 @@ public struct TallyUpdate: Update {
   public init() {}
 
   @inlinable
-  public func handle(event: TallyAction, _ state: TallyState) -> UpdateResult<TallyState, NoEffect> {
+  public func handle(event: TallyAction, _ state: TallyState) -> UpdateResult<TallyState, NoEffect>
+  {
     var next = state
     tally(&next, event)
     return .newState(state: next)

@@ -35,7 +35,9 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
   /// The loop under test.
   public let loop: Loop<U, H>
   private let executor: TestExecutor
-  private let record = Lock<(steps: [Step], states: [U.State], checkedSteps: Int, checkedStates: Int)>(
+  private let record = Lock<
+    (steps: [Step], states: [U.State], checkedSteps: Int, checkedStates: Int)
+  >(
     ([], [], 0, 0))
 
   /// A harness around a loop of `update` and `effectHandler` starting from `state`; it
@@ -134,8 +136,9 @@ extension LoopHarness where U.Effect: Equatable {
     guard !failures.isEmpty else { return }
     let inputs = steps.map(\.input).joined(separator: ", ")
     Issue.record(
-      Comment(rawValue: (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
-        .joined(separator: "\n")),
+      Comment(
+        rawValue: (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
+          .joined(separator: "\n")),
       sourceLocation: sourceLocation)
   }
 }

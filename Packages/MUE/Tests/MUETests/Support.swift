@@ -1,6 +1,7 @@
 import Foundation
-@testable import MUE
 import Synchronization
+
+@testable import MUE
 
 /// A small app for the runtime tests: a count, effects that echo, save, wait and tick.
 struct Tally: Equatable, Sendable, SmartCopy {
@@ -100,20 +101,22 @@ struct TallyEffects: EffectHandler {
       return .single(.echoed(value))
     case .timer:
       let ticks = self.ticks
-      return .repeating(AsyncStream { continuation in
-        let task = Task {
-          for await _ in ticks { continuation.yield(.tick) }
-          continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
-      })
+      return .repeating(
+        AsyncStream { continuation in
+          let task = Task {
+            for await _ in ticks { continuation.yield(.tick) }
+            continuation.finish()
+          }
+          continuation.onTermination = { _ in task.cancel() }
+        })
     case .fail:
       return .single(.failed("disk full"))
     case .stream(let count):
-      return .repeating(AsyncStream { continuation in
-        for value in 1...count { continuation.yield(.echoed(value)) }
-        continuation.finish()
-      })
+      return .repeating(
+        AsyncStream { continuation in
+          for value in 1...count { continuation.yield(.echoed(value)) }
+          continuation.finish()
+        })
     }
   }
 }

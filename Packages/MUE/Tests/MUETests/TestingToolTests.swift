@@ -47,7 +47,8 @@ import Testing
       spec.given(Tally()).when(.echoBoth(1, 2)).then(state: Tally(), effects: [.echo(1)])
     } matching: { issue in
       let message = issue.comments.map(\.rawValue).joined()
-      return message.contains("effects differ:\n  expected: [echo(1)]\n  actual:   [echo(1), echo(2)]")
+      return message.contains(
+        "effects differ:\n  expected: [echo(1)]\n  actual:   [echo(1), echo(2)]")
         && !message.contains("state differs")
     }
   }
@@ -77,7 +78,10 @@ import Testing
     effects.gate.open()
     await harness.settle()
     harness.expect(states: [Tally(count: 1, results: [9, 5])], effects: [])
-    #expect(harness.steps.map(\.input) == ["first(state:)", "result echoed(9)", "increment", "wait(5)", "result echoed(5)"])
+    #expect(
+      harness.steps.map(\.input) == [
+        "first(state:)", "result echoed(9)", "increment", "wait(5)", "result echoed(5)",
+      ])
     harness.stop()
   }
 
