@@ -1,0 +1,113 @@
+/// A kind of IO: what a pure app can ask for (its outputs) and what comes back (its inputs).
+///
+/// ```swift
+/// enum TimerIO: IOType {
+///   enum Output: Sendable { case start(every: Duration), stop }
+///   enum Input: Sendable { case fired }
+/// }
+/// ```
+///
+/// An IO type is a namespace for two value types; the imperative side lives in an
+/// ``IOHandler`` for it.
+#if compiler(>=6.2)
+  public protocol IOType: SendableMetatype {
+    /// What the handler feeds back to the app; `Never` if nothing.
+    associatedtype Input: Sendable = Never
+    /// What the app asks the handler to do; `Never` if nothing.
+    associatedtype Output: Sendable = Never
+  }
+#else
+  public protocol IOType {
+    /// What the handler feeds back to the app; `Never` if nothing.
+    associatedtype Input: Sendable = Never
+    /// What the app asks the handler to do; `Never` if nothing.
+    associatedtype Output: Sendable = Never
+  }
+#endif
+
+/// The one input a step of an app handles, typed by where it came from: the element for the IO
+/// type that sent it is set, every other element is `nil`.
+///
+/// ```swift
+/// func run(input: IOInput<ViewIO, StorageIO>) -> (Self, IOOutputs<ViewIO, StorageIO>) {
+///   let (intent, storage) = input.values
+///   if let intent { … }
+///   if case .loaded(let count)? = storage { … }
+/// }
+/// ```
+public struct IOInput<each IO: IOType>: Sendable {
+  /// One optional per IO type, in the order the app lists them; exactly one is set.
+  public let values: (repeat (each IO).Input?)
+
+  /// An input from the IO type whose element is set. Exactly one element should be set.
+  @inlinable
+  public init(_ values: repeat (each IO).Input?) {
+    self.values = (repeat each values)
+  }
+}
+
+/// The outputs of one step, one list per IO type: each list goes only to its handler.
+///
+/// ```swift
+/// return (next, IOOutputs([.render(view)], [.save(count)]))
+/// return (self, .none)
+/// ```
+///
+/// Handlers receive them in a defined order: IO types in the order the app lists them, and each
+/// list in its order.
+public struct IOOutputs<each IO: IOType>: Sendable {
+  /// One list per IO type, in the order the app lists them.
+  public var values: (repeat [(each IO).Output])
+
+  /// Outputs for each IO type, in the order the app lists them.
+  @inlinable
+  public init(_ values: repeat [(each IO).Output]) {
+    self.values = (repeat each values)
+  }
+
+  /// No output at all.
+  @inlinable
+  public static var none: Self { Self(repeat [(each IO).Output]()) }
+
+  /// Whether no IO type has an output.
+  @inlinable
+  public var isEmpty: Bool {
+    for list in repeat each values {
+      if !list.isEmpty { return false }
+    }
+    return true
+  }
+}
+
+/// A pure app, SimpleFunctional's top-level function split in two: where it starts, and how
+/// each input moves it on. Both return the new state and the outputs for the handlers.
+///
+/// ```swift
+/// struct Counter: PureApp {
+///   typealias Input = IOInput<ViewIO, StorageIO>
+///   typealias Outputs = IOOutputs<ViewIO, StorageIO>
+///   let count: Int
+///
+///   static func start() -> (Counter, Outputs) {
+///     (Counter(count: 0), Outputs([.render(0)], [.load]))
+///   }
+///
+///   func run(input: Input) -> (Counter, Outputs) { … }
+/// }
+/// ```
+///
+/// Both functions must be pure: no IO, no time, no randomness. A step that returns no outputs
+/// asks for nothing; when no input is queued and no output is being handled either, the
+/// program is over (see ``Main/run()``).
+public protocol PureApp: Sendable {
+  /// `IOInput<…>` of the app's IO types.
+  associatedtype Input: Sendable
+  /// `IOOutputs<…>` of the same IO types, in the same order.
+  associatedtype Outputs: Sendable
+
+  /// The initial state and outputs.
+  static func start() -> (Self, Outputs)
+
+  /// The next state and outputs for `input`.
+  func run(input: Input) -> (Self, Outputs)
+}

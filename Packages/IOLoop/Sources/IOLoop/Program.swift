@@ -1,0 +1,265 @@
+/// A running program: a pure app, one handler per IO type, and the loop between them.
+///
+/// ```swift
+/// let main = Main(app: Counter.self, handlers: ViewHandler(render: show), StorageHandler(storage))
+/// main.start()                                // the initial outputs go to the handlers
+/// main.send(IOInput(.increment, nil))          // an input from outside, typed by position
+/// ```
+///
+/// Inputs are handled one at a time in arrival order, from any thread: an input sent while
+/// another is handled — by a handler, or another thread — is queued, never nested, and whoever
+/// finds the program idle handles the queue. Each input runs the app's pure `run(input:)` under
+/// the program's lock, then hands the step's outputs to the handlers outside it: IO types in the
+/// order the app lists them, each list in order, one `handle` at a time.
+///
+/// Work a handler starts runs as tasks the program owns: ``stop()`` (or releasing the program)
+/// cancels them and drops whatever they send afterwards, and work with an id is replaced by newer
+/// work with the same id. ``run()`` implements SimpleFunctional's promise: it returns the final
+/// state once no input is queued, no output is being handled and no work is running.
+public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Sendable {
+  /// The app's input: one optional per handler's IO type.
+  public typealias Input = IOInput<repeat (each Handler).IO>
+  /// The app's outputs: one list per handler's IO type.
+  public typealias Outputs = IOOutputs<repeat (each Handler).IO>
+
+  @usableFromInline let core: Lock<Core<State, Input>>
+  @usableFromInline let step: @Sendable (State, Input) -> (State, Outputs)
+  let initialOutputs: Outputs
+  let handlers: (repeat each Handler)
+  let executor: (any TaskExecutor)?
+  @usableFromInline let monitor: (@Sendable (State, Outputs) -> Void)?
+
+  /// Creates a program from its two pure functions and its handlers, in the order of the IO
+  /// types in `Input` and `Outputs`. Nothing is handled before ``start()``.
+  ///
+  /// - Parameters:
+  ///   - start: The initial state and outputs (called once, now: it is pure).
+  ///   - run: The next state and outputs for an input.
+  ///   - handlers: One handler per IO type.
+  ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
+  public convenience init(
+    start: @Sendable () -> (State, Outputs),
+    run: @escaping @Sendable (State, Input) -> (State, Outputs),
+    handlers: repeat each Handler,
+    executor: (any TaskExecutor)? = nil
+  ) {
+    self.init(
+      start: start, run: run, handlers: repeat each handlers, executor: executor, monitor: nil)
+  }
+
+  package init(
+    start: @Sendable () -> (State, Outputs),
+    run: @escaping @Sendable (State, Input) -> (State, Outputs),
+    handlers: repeat each Handler,
+    executor: (any TaskExecutor)?,
+    monitor: (@Sendable (State, Outputs) -> Void)?
+  ) {
+    let (state, outputs) = start()
+    core = Lock(Core(state: state))
+    step = run
+    initialOutputs = outputs
+    self.handlers = (repeat each handlers)
+    self.executor = executor
+    self.monitor = monitor
+  }
+
+  deinit {
+    let (tasks, waiters) = core.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The state now.
+  public var state: State { core.withLock { $0.state } }
+
+  /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
+  /// again, or after ``stop()``, does nothing.
+  public func start() {
+    let mustDrain = core.withLock { core -> Bool in
+      guard !core.isStarted, !core.isStopped else { return false }
+      core.isStarted = true
+      core.queue.insert(.start, at: core.head)
+      guard !core.isDraining else { return false }
+      core.isDraining = true
+      return true
+    }
+    if mustDrain { drain() }
+  }
+
+  /// Starts the program and returns its final state when it is over: no input queued, no
+  /// output being handled, no work running (a timer keeps it alive until cancelled). The
+  /// program is stopped when this returns.
+  public func run() async -> State {
+    start()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isOver = core.withLock { core -> Bool in
+        if core.isOver { return true }
+        core.endWaiters.append(continuation)
+        return false
+      }
+      if isOver { continuation.resume() }
+    }
+    let final = state
+    stop()
+    return final
+  }
+
+  /// Sends an input from outside the handlers (a test, a driver, a command line).
+  ///
+  /// Safe from any thread or task. Inputs sent before ``start()`` wait for it; after ``stop()``
+  /// they are ignored.
+  ///
+  /// - Complexity: O(1) plus the app's step and its outputs' handling.
+  @inlinable
+  public func send(_ input: Input) {
+    core.lock()
+    let locked = core.value
+    if locked.pointee.isStopped { return core.unlock() }
+    if locked.pointee.isDraining || !locked.pointee.isStarted || monitor != nil {
+      let mustDrain = locked.pointee.enqueue(.input(input, from: nil))
+      core.unlock()
+      if mustDrain { drain() }
+      return
+    }
+    let (next, outputs) = step(locked.pointee.state, input)
+    locked.pointee.state = next
+    if outputs.isEmpty { return core.unlock() }
+    locked.pointee.isDraining = true
+    core.unlock()
+    handle(outputs)
+    drain()
+  }
+
+  /// Stops the program: running work is cancelled and what it sends later dropped, queued
+  /// inputs are discarded, later inputs ignored. When `stop()` returns, no handler is called
+  /// again.
+  public func stop() {
+    let (tasks, waiters) = core.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns when no input is queued or handled and no finite work runs. Work started with
+  /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
+  public func idle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isIdle = core.withLock { core -> Bool in
+        if core.isIdle { return true }
+        core.idleWaiters.append(continuation)
+        return false
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+
+  /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  @usableFromInline
+  func drain() {
+    while true {
+      core.lock()
+      let locked = core.value
+      guard !locked.pointee.isStopped, locked.pointee.head < locked.pointee.queue.count else {
+        let waiters = locked.pointee.endDrain()
+        core.unlock()
+        for waiter in waiters { waiter.resume() }
+        return
+      }
+      let message = locked.pointee.queue[locked.pointee.head]
+      locked.pointee.head += 1
+      let outputs: Outputs
+      switch message {
+      case .start:
+        outputs = initialOutputs
+      case .input(let input, _):
+        let next: State
+        (next, outputs) = step(locked.pointee.state, input)
+        locked.pointee.state = next
+      }
+      let state = locked.pointee.state
+      core.unlock()
+      monitor?(state, outputs)
+      handle(outputs)
+    }
+  }
+
+  /// Hands `outputs` to the handlers: IO types in order, each list in order.
+  @usableFromInline
+  func handle(_ outputs: Outputs) {
+    var slot = 0
+    for (handler, list) in repeat (each handlers, each outputs.values) {
+      for output in list { handler.handle(output, context: IOContext(host: self, slot: slot)) }
+      slot += 1
+    }
+  }
+
+  // MARK: IOHost
+
+  func receive(_ value: any Sendable, slot: Int, from run: RunToken?) -> Bool {
+    guard let input = makeInput(value, slot: slot) else { return false }
+    let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
+      if let run, !core.isLive(run) { return (false, false) }
+      guard !core.isStopped else { return (false, false) }
+      return (true, core.enqueue(.input(input, from: run)))
+    }
+    if mustDrain { drain() }
+    return isLive
+  }
+
+  /// The app's input with `value` at `slot`, or `nil` if `value` is not that IO type's input.
+  func makeInput(_ value: any Sendable, slot: Int) -> Input? {
+    var index = 0
+    var isMatched = false
+    func element<H: IOHandler>(_: H.Type) -> H.IO.Input? {
+      defer { index += 1 }
+      guard index == slot, let typed = value as? H.IO.Input else { return nil }
+      isMatched = true
+      return typed
+    }
+    let input = Input(repeat element((each Handler).self))
+    return isMatched ? input : nil
+  }
+
+  func startRun(
+    slot: Int, id: WorkID?, lifetime: IOLifetime,
+    operation: @escaping @Sendable (RunToken) async -> Void
+  ) {
+    guard
+      let (run, superseded) = core.withLock({
+        $0.register(slot: slot, id: id, isFinite: lifetime == .finite)
+      })
+    else { return }
+    superseded?.cancel()
+    // The task holds the program weakly: only the sender inside `operation` refers to it.
+    let task = Task(executorPreference: executor) { [weak self] in
+      await operation(run)
+      self?.finish(run)
+    }
+    if !core.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+  }
+
+  func finish(_ run: RunToken) {
+    let waiters = core.withLock { $0.finish(run) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func cancelRun(slot: Int, id: WorkID) {
+    let (task, waiters) = core.withLock { core in
+      (core.remove(.id(slot: slot, id)), core.takeWaiters())
+    }
+    task?.cancel()
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func isLive(_ run: RunToken) -> Bool { core.withLock { $0.isLive(run) } }
+}
+
+extension Main where State: PureApp {
+  /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
+  public convenience init(
+    app: State.Type, handlers: repeat each Handler, executor: (any TaskExecutor)? = nil
+  ) where State.Input == Input, State.Outputs == Outputs {
+    self.init(
+      start: State.start, run: { $0.run(input: $1) }, handlers: repeat each handlers,
+      executor: executor)
+  }
+}

@@ -1,0 +1,105 @@
+import IOLoop
+import Testing
+
+/// A pure stepper for a ``PureApp``: feeds it inputs one at a time and asserts the exact state
+/// and outputs of each step. No handler runs; nothing is asynchronous.
+///
+/// ```swift
+/// @Test func incrementSavesAndRenders() {
+///   var app = Stepper(Counter.self)
+///   app.start(expecting: Counter(count: 0), IOOutputs([.render("Loading…")], [.load]))
+///   app.step(IOInput(nil, .loaded(3)), expecting: Counter(count: 3), IOOutputs([.render("Count: 3")], []))
+///   app.step(IOInput(.increment, nil), expecting: Counter(count: 4), IOOutputs([.render("Count: 4")], [.save(4)]))
+/// }
+/// ```
+///
+/// A mismatch records an issue naming the step and showing a line diff (− expected, + actual)
+/// of the state and of the outputs; the stepper goes on from the actual state, so one wrong
+/// step does not hide the next.
+public struct Stepper<App: PureApp> {
+  /// The state after the last step.
+  public private(set) var state: App?
+  /// How many steps have run, `start()` included.
+  public private(set) var steps = 0
+
+  /// A stepper that has not started.
+  public init(_ app: App.Type) {}
+
+  /// A stepper that starts from `state`, as if `start()` had returned it.
+  public init(from state: App) {
+    self.state = state
+    steps = 1
+  }
+
+  /// Runs `start()` and returns its state and outputs.
+  @discardableResult
+  public mutating func start() -> (App, App.Outputs) {
+    let (next, outputs) = App.start()
+    state = next
+    steps = 1
+    return (next, outputs)
+  }
+
+  /// Runs `run(input:)` on the current state and returns the new state and the outputs.
+  @discardableResult
+  public mutating func step(_ input: App.Input) -> (App, App.Outputs) {
+    guard let state else {
+      Issue.record("Stepper: step(\(input)) before start(); call start() or init(from:) first")
+      return App.start()
+    }
+    let (next, outputs) = state.run(input: input)
+    self.state = next
+    steps += 1
+    return (next, outputs)
+  }
+}
+
+extension Stepper where App: Equatable {
+  /// Runs `start()` and checks its state and outputs.
+  public mutating func start(
+    expecting expected: App, _ expectedOutputs: App.Outputs,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let (actual, outputs) = start()
+    check("start()", actual, outputs, expected, expectedOutputs, sourceLocation)
+  }
+
+  /// Runs one step and checks its state and outputs.
+  public mutating func step(
+    _ input: App.Input, expecting expected: App, _ expectedOutputs: App.Outputs,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let (actual, outputs) = step(input)
+    check("step \(steps - 1) (\(describe(input)))", actual, outputs, expected, expectedOutputs, sourceLocation)
+  }
+
+  private func check(
+    _ name: String, _ actual: App, _ outputs: App.Outputs, _ expected: App,
+    _ expectedOutputs: App.Outputs, _ sourceLocation: SourceLocation
+  ) {
+    var failures: [String] = []
+    if actual != expected {
+      failures.append("state differs: (− expected, + actual)\n" + lineDiff(expected: expected, actual: actual))
+    }
+    let (expectedText, actualText) = (dumped(expectedOutputs), dumped(outputs))
+    if expectedText != actualText {
+      failures.append(
+        "outputs differ: (− expected, + actual)\n" + lineDiff(expected: expectedOutputs, actual: outputs))
+    }
+    guard !failures.isEmpty else { return }
+    Issue.record(
+      Comment(rawValue: (["\(name):"] + failures).joined(separator: "\n")),
+      sourceLocation: sourceLocation)
+  }
+}
+
+/// An input described by its set element only: `increment` rather than the whole tuple.
+func describe<Input>(_ input: Input) -> String {
+  let mirror = Mirror(reflecting: input)
+  guard let values = mirror.children.first?.value else { return "\(input)" }
+  for element in Mirror(reflecting: values).children {
+    let inner = Mirror(reflecting: element.value)
+    if inner.displayStyle == .optional, let some = inner.children.first { return "\(some.value)" }
+  }
+  return "\(input)"
+}

@@ -1,0 +1,197 @@
+import ArchitectureSpec
+import IOLoop
+
+/// A delay as an IO type: the app asks to hear back about a term after a pause.
+public enum DebounceIO: IOType {
+  public enum Output: Sendable, Equatable { case debounce(term: String), cancel }
+  public enum Input: Sendable, Equatable { case elapsed(term: String) }
+}
+
+/// Place search as an IO type; requests carry ids so the app recognises stale answers.
+public enum SearchIO: IOType {
+  public enum Output: Sendable, Equatable { case search(id: Int, term: String), cancel }
+  public enum Input: Sendable, Equatable { case found(id: Int, [Place]), failed(id: Int) }
+}
+
+/// Forecasts as an IO type, with request ids too.
+public enum ForecastIO: IOType {
+  public enum Output: Sendable, Equatable { case fetch(id: Int, Place) }
+  public enum Input: Sendable, Equatable { case fetched(id: Int, Forecast), failed(id: Int) }
+}
+
+/// The weather app as one pure function over four kinds of IO.
+public struct IOWeather: PureApp, Equatable {
+  public typealias Screen = ScreenIO<WeatherView, WeatherIntent>
+  public typealias Input = IOInput<Screen, DebounceIO, SearchIO, ForecastIO>
+  public typealias Outputs = IOOutputs<Screen, DebounceIO, SearchIO, ForecastIO>
+
+  public enum Weather: Equatable, Sendable {
+    case none, loading, failed
+    case loaded(Forecast)
+  }
+
+  public var query = ""
+  public var status = WeatherView.SearchStatus.idle
+  public var places: [Place] = []
+  public var selected: Place?
+  public var weather = Weather.none
+  public var unit = TemperatureUnit.celsius
+  /// The term of the last search sent, and whether it failed (W3).
+  public var lastTerm: String?
+  public var lastSearchFailed = false
+  /// The ids the answers to the latest search and forecast must carry.
+  public var searchID = 0
+  public var forecastID = 0
+
+  public init() {}
+
+  public var view: WeatherView {
+    let shown: WeatherView.Weather =
+      switch (selected, weather) {
+      case (nil, _), (_, .none): .none
+      case (let place?, .loading): .loading(place)
+      case (let place?, .loaded(let forecast)): .loaded(place, forecast, unit: unit)
+      case (let place?, .failed): .failed(place)
+      }
+    return WeatherView(
+      query: query, status: status, rows: places.map(WeatherView.Row.init),
+      selectedPlaceID: selected?.id, weather: shown, unit: unit)
+  }
+
+  public static func start() -> (IOWeather, Outputs) {
+    let app = IOWeather()
+    return (app, Outputs([app.view], [], [], []))
+  }
+
+  public func run(input: Input) -> (IOWeather, Outputs) {
+    var next = self
+    var debounce: [DebounceIO.Output] = []
+    var search: [SearchIO.Output] = []
+    var forecast: [ForecastIO.Output] = []
+    switch input.values {
+    case (.queryChanged(let text)?, _, _, _):
+      next.query = text
+      let term = WeatherApp.searchTerm(for: text)
+      if term.isEmpty {
+        next.places = []
+        next.status = .idle
+        next.lastTerm = nil
+        next.searchID += 1  // any answer still coming is stale
+        debounce = [.cancel]
+        search = [.cancel]
+      } else {
+        debounce = [.debounce(term: term)]
+      }
+    case (.select(let id)?, _, _, _):
+      guard let place = places.first(where: { $0.id == id }) else { return (self, .none) }
+      if selected?.id == id, weather == .loading { return (self, .none) }
+      if selected?.id == id, case .loaded = weather { return (self, .none) }
+      forecast = next.requestForecast(for: place)
+    case (.retry?, _, _, _):
+      guard weather == .failed, let selected else { return (self, .none) }
+      forecast = next.requestForecast(for: selected)
+    case (.toggleUnit?, _, _, _):
+      next.unit = unit.toggled
+    case (nil, .elapsed(let term)?, _, _):
+      if lastTerm == term, !lastSearchFailed { return (self, .none) }
+      next.status = .searching
+      next.lastTerm = term
+      next.lastSearchFailed = false
+      next.searchID += 1
+      search = [.search(id: next.searchID, term: term)]
+    case (nil, nil, .found(let id, let found)?, _):
+      guard id == searchID else { return (self, .none) }
+      next.places = Array(found.prefix(WeatherApp.maximumRows))
+      next.status = found.isEmpty ? .noResults : .idle
+    case (nil, nil, .failed(let id)?, _):
+      guard id == searchID else { return (self, .none) }
+      next.places = []
+      next.status = .failed
+      next.lastSearchFailed = true
+    case (nil, nil, nil, .fetched(let id, let result)?):
+      guard id == forecastID else { return (self, .none) }
+      next.weather = .loaded(result)
+    case (nil, nil, nil, .failed(let id)?):
+      guard id == forecastID else { return (self, .none) }
+      next.weather = .failed
+    default:
+      return (self, .none)
+    }
+    let render = next.view == view ? [] : [next.view]
+    return (next, Outputs(render, debounce, search, forecast))
+  }
+
+  private mutating func requestForecast(for place: Place) -> [ForecastIO.Output] {
+    selected = place
+    weather = .loading
+    forecastID += 1
+    return [.fetch(id: forecastID, place)]
+  }
+}
+
+/// Waits on the clock, one pause at a time: a new one replaces the one waiting.
+public struct DebounceHandler: IOHandler {
+  public typealias IO = DebounceIO
+  let clock: any Clock<Duration>
+
+  public init(clock: any Clock<Duration>) { self.clock = clock }
+
+  public func handle(_ output: DebounceIO.Output, context: IOContext<DebounceIO>) {
+    switch output {
+    case .debounce(let term):
+      let clock = self.clock
+      context.run(id: Work.debounce) { send in
+        guard (try? await sleep(for: WeatherApp.debounce, on: clock)) != nil else { return }
+        send(.elapsed(term: term))
+      }
+    case .cancel:
+      context.cancel(id: Work.debounce)
+    }
+  }
+}
+
+/// Searches places; a new search replaces the one in flight.
+public struct SearchHandler: IOHandler {
+  public typealias IO = SearchIO
+  let service: any WeatherService
+
+  public init(service: any WeatherService) { self.service = service }
+
+  public func handle(_ output: SearchIO.Output, context: IOContext<SearchIO>) {
+    switch output {
+    case .search(let id, let term):
+      let service = self.service
+      context.run(id: Work.search) { send in
+        do { send(.found(id: id, try await service.search(term))) } catch { send(.failed(id: id)) }
+      }
+    case .cancel:
+      context.cancel(id: Work.search)
+    }
+  }
+}
+
+/// Fetches forecasts; a new fetch replaces the one in flight.
+public struct ForecastHandler: IOHandler {
+  public typealias IO = ForecastIO
+  let service: any WeatherService
+
+  public init(service: any WeatherService) { self.service = service }
+
+  public func handle(_ output: ForecastIO.Output, context: IOContext<ForecastIO>) {
+    guard case .fetch(let id, let place) = output else { return }
+    let service = self.service
+    context.run(id: Work.forecast) { send in
+      do {
+        send(.fetched(id: id, try await service.forecast(for: place)))
+      } catch {
+        send(.failed(id: id))
+      }
+    }
+  }
+}
+
+enum Work { case debounce, search, forecast }
+
+private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
+  try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+}
