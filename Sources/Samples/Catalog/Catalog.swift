@@ -1,7 +1,6 @@
 import ArchitectureSpec
 import Baseline
 import ElmStoreSamples
-import IOLoopSamples
 import MUESamples
 import Workloads
 
@@ -30,9 +29,6 @@ public enum Catalog {
     Architecture(
       name: "elm-store", counter: .elmStore, stopwatch: .elmStore, weather: .elmStore,
       tally: ElmStoreTally.self),
-    Architecture(
-      name: "io-loop", counter: .ioLoop, stopwatch: .ioLoop, weather: .ioLoop,
-      tally: IOLoopTally.self),
     Architecture(
       name: "mue", counter: .mue, stopwatch: .mue, weather: .mue, tally: MUETally.self),
   ]

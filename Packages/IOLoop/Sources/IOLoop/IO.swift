@@ -56,27 +56,41 @@ public struct IOInput<each IO: IOType>: Sendable {
 /// Handlers receive them in a defined order: IO types in the order the app lists them, and each
 /// list in its order.
 public struct IOOutputs<each IO: IOType>: Sendable {
+  // `nil` for no output at all: the common step builds and checks it without touching the
+  // pack, whose generic code is not specialized (a pack loop over `isEmpty` cost ~700
+  // instructions per step).
+  @usableFromInline let storage: (repeat [(each IO).Output])?
+
+  /// How many outputs there are, over all IO types.
+  public let count: Int
+
   /// One list per IO type, in the order the app lists them.
-  public var values: (repeat [(each IO).Output])
+  public var values: (repeat [(each IO).Output]) {
+    storage ?? (repeat [(each IO).Output]())
+  }
 
   /// Outputs for each IO type, in the order the app lists them.
   @inlinable
   public init(_ values: repeat [(each IO).Output]) {
-    self.values = (repeat each values)
+    var count = 0
+    for list in repeat each values { count += list.count }
+    self.storage = count == 0 ? nil : (repeat each values)
+    self.count = count
+  }
+
+  @inlinable
+  init(none: Void) {
+    storage = nil
+    count = 0
   }
 
   /// No output at all.
   @inlinable
-  public static var none: Self { Self(repeat [(each IO).Output]()) }
+  public static var none: Self { Self(none: ()) }
 
   /// Whether no IO type has an output.
   @inlinable
-  public var isEmpty: Bool {
-    for list in repeat each values {
-      if !list.isEmpty { return false }
-    }
-    return true
-  }
+  public var isEmpty: Bool { count == 0 }
 }
 
 /// A pure app, SimpleFunctional's top-level function split in two: where it starts, and how

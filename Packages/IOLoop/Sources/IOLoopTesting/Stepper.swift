@@ -70,7 +70,9 @@ extension Stepper where App: Equatable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let (actual, outputs) = step(input)
-    check("step \(steps - 1) (\(describe(input)))", actual, outputs, expected, expectedOutputs, sourceLocation)
+    check(
+      "step \(steps - 1) (\(describe(input)))", actual, outputs, expected, expectedOutputs,
+      sourceLocation)
   }
 
   private func check(
@@ -79,12 +81,14 @@ extension Stepper where App: Equatable {
   ) {
     var failures: [String] = []
     if actual != expected {
-      failures.append("state differs: (− expected, + actual)\n" + lineDiff(expected: expected, actual: actual))
+      failures.append(
+        "state differs: (− expected, + actual)\n" + lineDiff(expected: expected, actual: actual))
     }
     let (expectedText, actualText) = (dumped(expectedOutputs), dumped(outputs))
     if expectedText != actualText {
       failures.append(
-        "outputs differ: (− expected, + actual)\n" + lineDiff(expected: expectedOutputs, actual: outputs))
+        "outputs differ: (− expected, + actual)\n"
+          + lineDiff(expected: expectedOutputs, actual: outputs))
     }
     guard !failures.isEmpty else { return }
     Issue.record(

@@ -9,7 +9,10 @@ enum ViewIO: IOType {
 }
 
 enum Intent: Sendable, Equatable {
-  case increment, touch, wait(Int), cancelWait, startTimer, stopTimer, fail, echoBoth(Int, Int)
+  case increment, touch
+  case wait(Int)
+  case cancelWait, startTimer, stopTimer, fail
+  case echoBoth(Int, Int)
   case countdown(Int)
 }
 

@@ -147,7 +147,8 @@ struct Core<State: Sendable, Input: Sendable> {
   }
 
   /// Stops for good: returns the tasks to cancel and the waiters to resume.
-  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>]) {
+  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
+  {
     guard !isStopped else { return ([], []) }
     isStopped = true
     queue = []
