@@ -3,13 +3,23 @@ import IOLoop
 
 /// Counter storage as an IO type.
 public enum StorageIO: IOType {
-  public enum Output: Sendable, Equatable { case load, save(Int) }
-  public enum Input: Sendable, Equatable { case loaded(Int?), loadFailed, saved(Int), saveFailed }
+  public enum Output: Sendable, Equatable {
+    case load
+    case save(Int)
+  }
+  public enum Input: Sendable, Equatable {
+    case loaded(Int?)
+    case loadFailed
+    case saved(Int)
+    case saveFailed
+  }
 }
 
 /// The log as an IO type: nothing comes back.
 public enum LogIO: IOType {
-  public enum Output: Sendable, Equatable { case log(String) }
+  public enum Output: Sendable, Equatable {
+    case log(String)
+  }
 }
 
 /// The counter as one pure function: every load, save, log and render is an output. The log

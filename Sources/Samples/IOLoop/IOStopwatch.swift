@@ -3,7 +3,10 @@ import IOLoop
 
 /// A repeating timer as an IO type.
 public enum TimerIO: IOType {
-  public enum Output: Sendable, Equatable { case start(every: Duration), stop }
+  public enum Output: Sendable, Equatable {
+    case start(every: Duration)
+    case stop
+  }
   public enum Input: Sendable, Equatable { case tick }
 }
 

@@ -3,20 +3,36 @@ import IOLoop
 
 /// A delay as an IO type: the app asks to hear back about a term after a pause.
 public enum DebounceIO: IOType {
-  public enum Output: Sendable, Equatable { case debounce(term: String), cancel }
-  public enum Input: Sendable, Equatable { case elapsed(term: String) }
+  public enum Output: Sendable, Equatable {
+    case debounce(term: String)
+    case cancel
+  }
+  public enum Input: Sendable, Equatable {
+    case elapsed(term: String)
+  }
 }
 
 /// Place search as an IO type; requests carry ids so the app recognises stale answers.
 public enum SearchIO: IOType {
-  public enum Output: Sendable, Equatable { case search(id: Int, term: String), cancel }
-  public enum Input: Sendable, Equatable { case found(id: Int, [Place]), failed(id: Int) }
+  public enum Output: Sendable, Equatable {
+    case search(id: Int, term: String)
+    case cancel
+  }
+  public enum Input: Sendable, Equatable {
+    case found(id: Int, [Place])
+    case failed(id: Int)
+  }
 }
 
 /// Forecasts as an IO type, with request ids too.
 public enum ForecastIO: IOType {
-  public enum Output: Sendable, Equatable { case fetch(id: Int, Place) }
-  public enum Input: Sendable, Equatable { case fetched(id: Int, Forecast), failed(id: Int) }
+  public enum Output: Sendable, Equatable {
+    case fetch(id: Int, Place)
+  }
+  public enum Input: Sendable, Equatable {
+    case fetched(id: Int, Forecast)
+    case failed(id: Int)
+  }
 }
 
 /// The weather app as one pure function over four kinds of IO.

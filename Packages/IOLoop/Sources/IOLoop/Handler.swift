@@ -47,11 +47,6 @@ public struct IOContext<IO: IOType>: Sendable {
   let host: any IOHost
   let slot: Int
 
-  init(host: any IOHost, slot: Int) {
-    self.host = host
-    self.slot = slot
-  }
-
   /// Queues `input` for the app, behind anything already queued.
   public func send(_ input: IO.Input) {
     _ = host.receive(input, slot: slot, from: nil)

@@ -4,7 +4,9 @@ import Synchronization
 @testable import IOLoop
 
 enum ViewIO: IOType {
-  enum Output: Sendable, Equatable { case render(Int) }
+  enum Output: Sendable, Equatable {
+    case render(Int)
+  }
   typealias Input = Intent
 }
 
@@ -18,9 +20,18 @@ enum Intent: Sendable, Equatable {
 
 enum WorkIO: IOType {
   enum Output: Sendable, Equatable {
-    case echo(Int), wait(Int), cancelWait, startTimer, stopTimer, fail
+    case echo(Int)
+    case wait(Int)
+    case cancelWait
+    case startTimer
+    case stopTimer
+    case fail
   }
-  enum Input: Sendable, Equatable { case echoed(Int), tick, failed(String) }
+  enum Input: Sendable, Equatable {
+    case echoed(Int)
+    case tick
+    case failed(String)
+  }
 }
 
 /// The test app: a count rendered on every change, and work whose results it records.
