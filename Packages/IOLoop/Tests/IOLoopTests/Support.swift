@@ -11,7 +11,7 @@ enum ViewIO: IOType {
 }
 
 enum Intent: Sendable, Equatable {
-  case increment, touch
+  case increment, incrementQuietly, touch
   case wait(Int)
   case cancelWait, startTimer, stopTimer, fail
   case echoBoth(Int, Int)
@@ -56,6 +56,9 @@ struct Tally: PureApp, Equatable {
       case .increment:
         next.count += 1
         return (next, Outputs([.render(next.count)], []))
+      case .incrementQuietly:
+        next.count += 1
+        return (next, .none)
       case .touch: return (self, .none)
       case .wait(let value): return (self, Outputs([], [.wait(value)]))
       case .cancelWait: return (self, Outputs([], [.cancelWait]))
