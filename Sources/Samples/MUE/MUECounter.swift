@@ -27,7 +27,6 @@ public enum MUECounter {
       case loadFailed
       case saved(Int)
       case saveFailed(Int)
-      case logged
     }
   }
 
@@ -67,8 +66,6 @@ public enum MUECounter {
         return saveNext(state, after: .log(CounterApp.savedMessage(count)))
       case .saveFailed:
         return saveNext(state, after: .log(CounterApp.saveFailedMessage))
-      case .logged:
-        return .noChange
       }
     }
 

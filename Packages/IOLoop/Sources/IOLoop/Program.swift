@@ -27,7 +27,6 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   let initialOutputs: Outputs
   let handlers: (repeat each Handler)
   let executor: (any TaskExecutor)?
-  @usableFromInline let monitor: (@Sendable (State, Outputs) -> Void)?
 
   /// Creates a program from its two pure functions and its handlers, in the order of the IO
   /// types in `Input` and `Outputs`. Nothing is handled before ``start()``.
@@ -37,22 +36,11 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   ///   - run: The next state and outputs for an input.
   ///   - handlers: One handler per IO type.
   ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
-  public convenience init(
+  public init(
     start: @Sendable () -> (State, Outputs),
     run: @escaping @Sendable (State, Input) -> (State, Outputs),
     handlers: repeat each Handler,
     executor: (any TaskExecutor)? = nil
-  ) {
-    self.init(
-      start: start, run: run, handlers: repeat each handlers, executor: executor, monitor: nil)
-  }
-
-  package init(
-    start: @Sendable () -> (State, Outputs),
-    run: @escaping @Sendable (State, Input) -> (State, Outputs),
-    handlers: repeat each Handler,
-    executor: (any TaskExecutor)?,
-    monitor: (@Sendable (State, Outputs) -> Void)?
   ) {
     let (state, outputs) = start()
     core = Lock(Core(state: state))
@@ -60,7 +48,6 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
     initialOutputs = outputs
     self.handlers = (repeat each handlers)
     self.executor = executor
-    self.monitor = monitor
   }
 
   deinit {
@@ -115,7 +102,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
     core.lock()
     let locked = core.value
     if locked.pointee.isStopped { return core.unlock() }
-    if locked.pointee.isDraining || !locked.pointee.isStarted || monitor != nil {
+    if locked.pointee.isDraining || !locked.pointee.isStarted {
       let mustDrain = locked.pointee.enqueue(.input(input, from: nil))
       core.unlock()
       if mustDrain { drain() }
@@ -175,9 +162,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
         (next, outputs) = step(locked.pointee.state, input)
         locked.pointee.state = next
       }
-      let state = locked.pointee.state
       core.unlock()
-      monitor?(state, outputs)
       handle(outputs)
     }
   }

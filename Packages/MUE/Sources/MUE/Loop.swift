@@ -230,7 +230,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       core.unlock()
       monitor?(
         Processed(
-          input: input, before: before, after: step.state, effects: result.effects,
+          input: input, after: step.state, effects: result.effects,
           cancellations: result.cancellations))
       perform(step)
     }

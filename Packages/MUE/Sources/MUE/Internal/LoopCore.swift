@@ -54,7 +54,8 @@ enum Message<State: Sendable, Event: Sendable, Effect: MUE.Effect>: Sendable {
   case subscribe(Observer<State>)
 }
 
-/// What one message did, for the test harness: the input, and the state and effects after it.
+/// What one message did, for the test harness: the input, the state after it, and the effects
+/// it started and cancelled.
 @usableFromInline
 package struct Processed<State: Sendable, Event: Sendable, Effect: MUE.Effect>: Sendable {
   @usableFromInline
@@ -65,15 +66,13 @@ package struct Processed<State: Sendable, Event: Sendable, Effect: MUE.Effect>: 
   }
 
   @usableFromInline package var input: Input
-  @usableFromInline package var before: State
   @usableFromInline package var after: State
   @usableFromInline package var effects: [Effect]
   @usableFromInline package var cancellations: [Effect.ID]
 
   @inlinable
-  init(input: Input, before: State, after: State, effects: [Effect], cancellations: [Effect.ID]) {
+  init(input: Input, after: State, effects: [Effect], cancellations: [Effect.ID]) {
     self.input = input
-    self.before = before
     self.after = after
     self.effects = effects
     self.cancellations = cancellations
