@@ -1,6 +1,7 @@
 import ArchitectureSpec
 import Baseline
 import ElmStoreSamples
+import IOLoopSamples
 import MUESamples
 import Workloads
 
@@ -31,6 +32,9 @@ public enum Catalog {
       tally: ElmStoreTally.self),
     Architecture(
       name: "mue", counter: .mue, stopwatch: .mue, weather: .mue, tally: MUETally.self),
+    Architecture(
+      name: "io-loop", counter: .ioLoop, stopwatch: .ioLoop, weather: .ioLoop,
+      tally: IOLoopTally.self),
   ]
 
   /// What the benchmark runner measures: every architecture, then the bare reducer.

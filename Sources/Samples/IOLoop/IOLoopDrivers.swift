@@ -73,12 +73,22 @@ extension Implementation where App == WeatherApp {
 
 /// The benchmark counter as a pure app: ``tally(_:_:)`` on a copy; a render output per change
 /// only when someone watches.
-public struct TallyApp: Sendable {
+public struct TallyApp: PureApp {
   public var tally: TallyState
   public var isWatched: Bool
 
+  public init(tally: TallyState, isWatched: Bool) {
+    self.tally = tally
+    self.isWatched = isWatched
+  }
+
+  /// An unwatched tally of the default state; the benchmark starts from its set-up instead.
+  public static func start() -> (TallyApp, IOOutputs<ScreenIO<TallyState, TallyAction>>) {
+    (TallyApp(tally: TallyState(), isWatched: false), .none)
+  }
+
   @inlinable
-  public func run(_ input: IOInput<ScreenIO<TallyState, TallyAction>>) -> (
+  public func run(input: IOInput<ScreenIO<TallyState, TallyAction>>) -> (
     TallyApp, IOOutputs<ScreenIO<TallyState, TallyAction>>
   ) {
     let sent: TallyAction? = input.values  // the one IO type's element
@@ -101,8 +111,8 @@ public final class IOLoopTally: TallySubject {
     screen.attach { state in for _ in 0..<watchers { notify(state) } }
     let app = TallyApp(tally: setup.state, isWatched: watchers > 0)
     main = Main(
-      start: { (app, IOOutputs(watchers > 0 ? [setup.state] : [])) },
-      run: { $0.run($1) }, handlers: ScreenHandler(screen))
+      state: app, outputs: IOOutputs(watchers > 0 ? [setup.state] : []),
+      handlers: ScreenHandler(screen))
     main.start()
   }
 

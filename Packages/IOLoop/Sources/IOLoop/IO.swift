@@ -41,7 +41,7 @@ public struct IOInput<each IO: IOType>: Sendable {
 
   /// An input from the IO type whose element is set. Exactly one element should be set.
   @inlinable
-  public init(_ values: repeat (each IO).Input?) {
+  public init(_ values: repeat consuming (each IO).Input?) {
     self.values = (repeat each values)
   }
 }

@@ -16,35 +16,44 @@
 /// cancels them and drops whatever they send afterwards, and work with an id is replaced by newer
 /// work with the same id. ``run()`` implements SimpleFunctional's promise: it returns the final
 /// state once no input is queued, no output is being handled and no work is running.
-public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Sendable {
-  /// The app's input: one optional per handler's IO type.
-  public typealias Input = IOInput<repeat (each Handler).IO>
-  /// The app's outputs: one list per handler's IO type.
-  public typealias Outputs = IOOutputs<repeat (each Handler).IO>
-
-  @usableFromInline let core: Lock<Core<State, Input>>
-  @usableFromInline let step: @Sendable (State, Input) -> (State, Outputs)
-  let initialOutputs: Outputs
+public final class Main<App: PureApp, each Handler: IOHandler>: IOHost, Sendable
+where
+  App.Input == IOInput<repeat (each Handler).IO>,
+  App.Outputs == IOOutputs<repeat (each Handler).IO>
+{
+  @usableFromInline let core: Lock<Core<App, App.Input>>
+  let initialOutputs: App.Outputs
   let handlers: (repeat each Handler)
   let executor: (any TaskExecutor)?
 
-  /// Creates a program from its two pure functions and its handlers, in the order of the IO
-  /// types in `Input` and `Outputs`. Nothing is handled before ``start()``.
+  /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
+  /// Nothing is handled before ``start()``.
   ///
   /// - Parameters:
-  ///   - start: The initial state and outputs (called once, now: it is pure).
-  ///   - run: The next state and outputs for an input.
+  ///   - app: The app; its `start()` gives the initial state and outputs (called now: it is
+  ///     pure).
+  ///   - handlers: One handler per IO type.
+  ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
+  public convenience init(
+    app: App.Type, handlers: repeat each Handler, executor: (any TaskExecutor)? = nil
+  ) {
+    let (state, outputs) = App.start()
+    self.init(state: state, outputs: outputs, handlers: repeat each handlers, executor: executor)
+  }
+
+  /// Creates a program that starts from a given state instead of the app's `start()`: a
+  /// restored session, or a test's fixture.
+  ///
+  /// - Parameters:
+  ///   - state: The initial state.
+  ///   - outputs: What ``start()`` hands to the handlers.
   ///   - handlers: One handler per IO type.
   ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
   public init(
-    start: @Sendable () -> (State, Outputs),
-    run: @escaping @Sendable (State, Input) -> (State, Outputs),
-    handlers: repeat each Handler,
+    state: App, outputs: App.Outputs = .none, handlers: repeat each Handler,
     executor: (any TaskExecutor)? = nil
   ) {
-    let (state, outputs) = start()
     core = Lock(Core(state: state))
-    step = run
     initialOutputs = outputs
     self.handlers = (repeat each handlers)
     self.executor = executor
@@ -57,7 +66,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   }
 
   /// The state now.
-  public var state: State { core.withLock { $0.state } }
+  public var state: App { core.withLock { $0.state } }
 
   /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
   /// again, or after ``stop()``, does nothing.
@@ -76,7 +85,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   /// Starts the program and returns its final state when it is over: no input queued, no
   /// output being handled, no work running (a timer keeps it alive until cancelled). The
   /// program is stopped when this returns.
-  public func run() async -> State {
+  public func run() async -> App {
     start()
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let isOver = core.withLock { core -> Bool in
@@ -98,7 +107,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   ///
   /// - Complexity: O(1) plus the app's step and its outputs' handling.
   @inlinable
-  public func send(_ input: Input) {
+  public func send(_ input: App.Input) {
     core.lock()
     let locked = core.value
     if locked.pointee.isStopped { return core.unlock() }
@@ -108,8 +117,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
       if mustDrain { drain() }
       return
     }
-    let (next, outputs) = step(locked.pointee.state, input)
-    locked.pointee.state = next
+    let outputs = locked.pointee.step(input)
     if outputs.isEmpty { return core.unlock() }
     locked.pointee.isDraining = true
     core.unlock()
@@ -153,14 +161,12 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
       }
       let message = locked.pointee.queue[locked.pointee.head]
       locked.pointee.head += 1
-      let outputs: Outputs
+      let outputs: App.Outputs
       switch message {
       case .start:
         outputs = initialOutputs
       case .input(let input, _):
-        let next: State
-        (next, outputs) = step(locked.pointee.state, input)
-        locked.pointee.state = next
+        outputs = locked.pointee.step(input)
       }
       core.unlock()
       handle(outputs)
@@ -169,7 +175,7 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
 
   /// Hands `outputs` to the handlers: IO types in order, each list in order.
   @usableFromInline
-  func handle(_ outputs: Outputs) {
+  func handle(_ outputs: App.Outputs) {
     var slot = 0
     for (handler, list) in repeat (each handlers, each outputs.values) {
       for output in list { handler.handle(output, context: IOContext(host: self, slot: slot)) }
@@ -191,16 +197,12 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   }
 
   /// The app's input with `value` at `slot`, or `nil` if `value` is not that IO type's input.
-  func makeInput(_ value: any Sendable, slot: Int) -> Input? {
+  func makeInput(_ value: any Sendable, slot: Int) -> App.Input? {
     var index = 0
     var isMatched = false
-    func element<H: IOHandler>(_: H.Type) -> H.IO.Input? {
-      defer { index += 1 }
-      guard index == slot, let typed = value as? H.IO.Input else { return nil }
-      isMatched = true
-      return typed
-    }
-    let input = Input(repeat element((each Handler).self))
+    let input = IOInput<repeat (each Handler).IO>(
+      repeat inputElement(
+        (each Handler).self, value: value, slot: slot, index: &index, isMatched: &isMatched))
     return isMatched ? input : nil
   }
 
@@ -238,13 +240,13 @@ public final class Main<State: Sendable, each Handler: IOHandler>: IOHost, Senda
   func isLive(_ run: RunToken) -> Bool { core.withLock { $0.isLive(run) } }
 }
 
-extension Main where State: PureApp {
-  /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
-  public convenience init(
-    app: State.Type, handlers: repeat each Handler, executor: (any TaskExecutor)? = nil
-  ) where State.Input == Input, State.Outputs == Outputs {
-    self.init(
-      start: State.start, run: { $0.run(input: $1) }, handlers: repeat each handlers,
-      executor: executor)
-  }
+/// The element at `index` of an input: `value` if `index` is `slot` and `value` has the
+/// handler's input type, `nil` otherwise. Advances `index`.
+private func inputElement<H: IOHandler>(
+  _: H.Type, value: any Sendable, slot: Int, index: inout Int, isMatched: inout Bool
+) -> H.IO.Input? {
+  defer { index += 1 }
+  guard index == slot, let typed = value as? H.IO.Input else { return nil }
+  isMatched = true
+  return typed
 }

@@ -49,7 +49,7 @@ enum Message<Input: Sendable>: Sendable {
 
 /// Everything a program guards with its lock.
 @usableFromInline
-struct Core<State: Sendable, Input: Sendable> {
+struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
   @usableFromInline var isStarted = false
   @usableFromInline var isStopped = false
@@ -63,6 +63,17 @@ struct Core<State: Sendable, Input: Sendable> {
   var endWaiters: [CheckedContinuation<Void, Never>] = []
 
   @usableFromInline init(state: State) { self.state = state }
+
+  /// Runs the app's step for `input`: the next state replaces this one.
+  ///
+  /// A mutating method, so the state is borrowed for the step, not copied: the app's own copy
+  /// into its result is the only one.
+  @inlinable
+  mutating func step(_ input: Input) -> State.Outputs {
+    let (next, outputs) = state.run(input: input)
+    state = next
+    return outputs
+  }
 
   /// Nothing queued or handled, and no finite work (R7's idle).
   var isIdle: Bool { isStopped || (!isDraining && finiteRuns == 0) }
