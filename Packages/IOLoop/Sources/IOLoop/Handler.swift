@@ -44,8 +44,14 @@ public enum IOLifetime: Sendable, Hashable {
 /// keep work that outlives the call in ``run(id:lifetime:_:)``, whose sender holds the program
 /// weakly.
 public struct IOContext<IO: IOType>: Sendable {
-  let host: any IOHost
-  let slot: Int
+  @usableFromInline let host: any IOHost
+  @usableFromInline let slot: Int
+
+  @inlinable
+  init(host: any IOHost, slot: Int) {
+    self.host = host
+    self.slot = slot
+  }
 
   /// Queues `input` for the app, behind anything already queued.
   public func send(_ input: IO.Input) {

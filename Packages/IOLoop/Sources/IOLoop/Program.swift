@@ -22,8 +22,8 @@ where
   App.Outputs == IOOutputs<repeat (each Handler).IO>
 {
   @usableFromInline let core: Lock<Core<App, App.Input>>
-  let initialOutputs: App.Outputs
-  let handlers: (repeat each Handler)
+  @usableFromInline let initialOutputs: App.Outputs
+  @usableFromInline let handlers: (repeat each Handler)
   let executor: (any TaskExecutor)?
 
   /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
@@ -148,7 +148,7 @@ where
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
-  @usableFromInline
+  @inlinable
   func drain() {
     while true {
       core.lock()
@@ -174,17 +174,18 @@ where
   }
 
   /// Hands `outputs` to the handlers: IO types in order, each list in order.
-  @usableFromInline
+  @inlinable
   func handle(_ outputs: App.Outputs) {
+    guard let lists = outputs.storage else { return }
     var slot = 0
-    for (handler, list) in repeat (each handlers, each outputs.values) {
-      for output in list { handler.handle(output, context: IOContext(host: self, slot: slot)) }
-      slot += 1
-    }
+    // A call per IO type, not a loop body: the call is specialized for the concrete handler,
+    // where a loop body over the pack stays generic and looks up metadata on every step.
+    repeat handleList(each handlers, each lists, host: self, slot: &slot)
   }
 
   // MARK: IOHost
 
+  @usableFromInline
   func receive(_ value: any Sendable, slot: Int, from run: RunToken?) -> Bool {
     guard let input = makeInput(value, slot: slot) else { return false }
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
@@ -206,6 +207,7 @@ where
     return isMatched ? input : nil
   }
 
+  @usableFromInline
   func startRun(
     slot: Int, id: WorkID?, lifetime: IOLifetime,
     operation: @escaping @Sendable (RunToken) async -> Void
@@ -229,6 +231,7 @@ where
     for waiter in waiters { waiter.resume() }
   }
 
+  @usableFromInline
   func cancelRun(slot: Int, id: WorkID) {
     let (task, waiters) = core.withLock { core in
       (core.remove(.id(slot: slot, id)), core.takeWaiters())
@@ -237,6 +240,7 @@ where
     for waiter in waiters { waiter.resume() }
   }
 
+  @usableFromInline
   func isLive(_ run: RunToken) -> Bool { core.withLock { $0.isLive(run) } }
 }
 
@@ -249,4 +253,15 @@ private func inputElement<H: IOHandler>(
   guard index == slot, let typed = value as? H.IO.Input else { return nil }
   isMatched = true
   return typed
+}
+
+/// Hands one IO type's outputs to its handler, in order.
+@inlinable
+func handleList<H: IOHandler>(
+  _ handler: H, _ list: [H.IO.Output], host: some IOHost, slot: inout Int
+) {
+  defer { slot += 1 }
+  if list.isEmpty { return }
+  let context = IOContext<H.IO>(host: host, slot: slot)
+  for output in list { handler.handle(output, context: context) }
 }

@@ -208,8 +208,7 @@ import Testing
     let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
     for _ in 0..<5 { tick.yield() }  // the stream stays open: only cancelling ends the timer
     let main = Main(
-      start: { (Tally(stopAfterTicks: 3), Tally.Outputs([], [.startTimer])) },
-      run: { $0.run(input: $1) },
+      state: Tally(stopAfterTicks: 3), outputs: Tally.Outputs([], [.startTimer]),
       handlers: ViewHandler(calls: Recorder()), WorkHandler(calls: Recorder(), ticks: ticks))
     let final = await main.run()
     #expect(final.ticks == 3)

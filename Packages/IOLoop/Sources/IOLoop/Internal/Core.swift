@@ -22,6 +22,7 @@ struct RunToken: Hashable, Sendable {
 }
 
 /// What a handler's context talks to; the program, type-erased.
+@usableFromInline
 protocol IOHost: AnyObject, Sendable {
   /// Queues `input` (of the IO type at `slot`) if `run` is live; returns whether it was.
   func receive(_ input: any Sendable, slot: Int, from run: RunToken?) -> Bool
@@ -92,6 +93,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Ends a drain; returns the waiters to resume.
+  @usableFromInline
   mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
     if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
     head = 0
