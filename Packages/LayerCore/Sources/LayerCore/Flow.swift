@@ -1,0 +1,193 @@
+/// A running core: its state, its wired layers, the queue between them, and the work its
+/// machines started.
+///
+/// Events are reduced one at a time in arrival order, from any thread: an event emitted while
+/// another is handled — by a machine's `process`, its work, or another thread — is queued, never
+/// nested, and reduced against the state current when its turn comes. Whoever finds the flow
+/// idle handles the queue; the reducer runs under the flow's lock, the machines outside it.
+///
+/// ``stop()`` (or releasing the flow) cancels all work machines started and drops what they
+/// send afterwards.
+public final class Flow<C: Core>: FlowHost, Sendable {
+  @usableFromInline let lock: Lock<FlowState<C>>
+  @usableFromInline let core: C
+  @usableFromInline let layers: [LayerNode<C.State>]
+  let executor: (any TaskExecutor)?
+
+  init(core: C, executor: (any TaskExecutor)?) {
+    self.core = core
+    self.executor = executor
+    lock = Lock(FlowState())
+    let host = WeakHost()
+    let receive: @Sendable (C.Event, RunToken?) -> Void = { event, run in
+      (host.host as? Flow<C>)?.receive(event, from: run)
+    }
+    let ids = MachineIDs()
+    // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
+    layers = core.layers.map { $0.build(LayerWiring(receive: receive, host: host, ids: ids)) }
+    host.host = self
+  }
+
+  deinit {
+    let (tasks, waiters) = lock.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The state now; `nil` until the reducer first sets one.
+  public var state: C.State? { lock.withLock { $0.state } }
+
+  /// Whether the flow was stopped.
+  public var isStopped: Bool { lock.withLock { $0.isStopped } }
+
+  /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
+  func start() {
+    let mustDrain = lock.withLock { flow -> Bool in
+      guard !flow.isStarted, !flow.isStopped else { return false }
+      flow.isStarted = true
+      flow.queue.insert(.start, at: flow.head)
+      guard !flow.isDraining else { return false }
+      flow.isDraining = true
+      return true
+    }
+    if mustDrain { drain() }
+  }
+
+  /// Sends an event to the reducer from outside the layers (a test, a driver, a command line).
+  ///
+  /// Safe from any thread. After ``stop()`` it is ignored.
+  ///
+  /// - Complexity: O(1) plus the reducer and, if it sets a state, every layer's delivery.
+  @inlinable
+  public func send(_ event: C.Event) {
+    lock.lock()
+    let locked = lock.value
+    if locked.pointee.isStopped { return lock.unlock() }
+    if locked.pointee.isDraining || !locked.pointee.isStarted {
+      let mustDrain = locked.pointee.enqueue(.event(event, from: nil))
+      lock.unlock()
+      if mustDrain { drain() }
+      return
+    }
+    guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
+    locked.pointee.isDraining = true
+    lock.unlock()
+    deliver(state)
+    drain()
+  }
+
+  /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
+  /// are discarded, later events ignored.
+  public func stop() {
+    let (tasks, waiters) = lock.withLock { $0.stop() }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns when no event is queued or handled and no finite work runs. Work started with
+  /// ``WorkLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
+  public func idle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let isIdle = lock.withLock { flow -> Bool in
+        if flow.isIdle { return true }
+        flow.idleWaiters.append(continuation)
+        return false
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+
+  /// Hands `state` to every layer, in order.
+  @inlinable
+  func deliver(_ state: C.State) {
+    for layer in layers { layer.deliver?(state) }
+  }
+
+  /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  @inlinable
+  func drain() {
+    while true {
+      lock.lock()
+      let locked = lock.value
+      guard !locked.pointee.isStopped, locked.pointee.head < locked.pointee.queue.count else {
+        let waiters = locked.pointee.endDrain()
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
+        return
+      }
+      let message = locked.pointee.queue[locked.pointee.head]
+      locked.pointee.head += 1
+      switch message {
+      case .start:
+        lock.unlock()
+        for layer in layers { layer.start() }
+      case .event(let event, let run):
+        guard locked.pointee.isLive(run), let state = locked.pointee.reduce(core, event) else {
+          lock.unlock()
+          continue
+        }
+        lock.unlock()
+        deliver(state)
+      case .job(let job, let run):
+        let isLive = locked.pointee.isLive(run)
+        lock.unlock()
+        if isLive { job() }
+      }
+    }
+  }
+
+  // MARK: FlowHost
+
+  func receive(_ event: C.Event, from run: RunToken?) {
+    let mustDrain = lock.withLock { flow -> Bool in
+      guard flow.isLive(run) else { return false }
+      return flow.enqueue(.event(event, from: run))
+    }
+    if mustDrain { drain() }
+  }
+
+  @usableFromInline
+  func isLive(_ run: RunToken?) -> Bool { lock.withLock { $0.isLive(run) } }
+
+  @usableFromInline
+  func enqueue(from run: RunToken?, _ job: @escaping @Sendable () -> Void) {
+    let mustDrain = lock.withLock { flow -> Bool in
+      guard flow.isLive(run) else { return false }
+      return flow.enqueue(.job(job, from: run))
+    }
+    if mustDrain { drain() }
+  }
+
+  @usableFromInline
+  func startRun(
+    machine: Int, id: WorkID?, lifetime: WorkLifetime,
+    operation: @escaping @Sendable (RunToken) async -> Void
+  ) {
+    guard
+      let (run, superseded) = lock.withLock({
+        $0.register(machine: machine, id: id, isFinite: lifetime == .finite)
+      })
+    else { return }
+    superseded?.cancel()
+    // The task holds the flow weakly: only the callback inside `operation` refers to it.
+    let task = Task(executorPreference: executor) { [weak self] in
+      await operation(run)
+      self?.finish(run)
+    }
+    if !lock.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+  }
+
+  func finish(_ run: RunToken) {
+    let waiters = lock.withLock { $0.finish(run) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  @usableFromInline
+  func cancelRun(machine: Int, id: WorkID) {
+    let (task, waiters) = lock.withLock { flow in
+      (flow.remove(.id(machine: machine, id)), flow.takeWaiters())
+    }
+    task?.cancel()
+    for waiter in waiters { waiter.resume() }
+  }
+}
