@@ -4,9 +4,7 @@ import PackageDescription
 let package = Package(
   name: "LayerCore",
   platforms: [.macOS(.v15)],
-  products: [
-    .library(name: "LayerCore", targets: ["LayerCore"]),
-  ],
+  products: [.library(name: "LayerCore", targets: ["LayerCore"])],
   targets: [
     .target(name: "LayerCore"),
     .testTarget(name: "LayerCoreTests", dependencies: ["LayerCore"]),
