@@ -19,13 +19,16 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     self.executor = executor
     lock = Lock(FlowState())
     let host = WeakHost()
+    // Typed, so an event reaches `receive` without a dynamic cast from `any FlowHost`.
+    let reference = FlowReference<C>()
     let receive: @Sendable (C.Event, RunToken?) -> Void = { event, run in
-      (host.host as? Flow<C>)?.receive(event, from: run)
+      reference.flow?.receive(event, from: run)
     }
     let ids = MachineIDs()
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
     layers = core.layers.map { $0.build(LayerWiring(receive: receive, host: host, ids: ids)) }
     host.host = self
+    reference.flow = self
   }
 
   deinit {
@@ -190,4 +193,11 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     task?.cancel()
     for waiter in waiters { waiter.resume() }
   }
+}
+
+/// The flow, held weakly and typed, by the layers' event sinks.
+final class FlowReference<C: Core>: @unchecked Sendable {
+  // @unchecked: `flow` is set once, by the flow's initializer, before the flow is shared.
+  weak var flow: Flow<C>?
+  init() {}
 }

@@ -109,10 +109,10 @@ final class Mailbox<Input>: Sendable {
       return true
     }
     guard mustRun else { return }
-    guard let flow = host.host else { return }
-    flow.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
+    // The task holds the flow weakly, like all work: a released flow is freed mid-drain.
+    host.host?.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
       while let call = next() {
-        guard flow.isLive(run) else { continue }
+        guard host.host?.isLive(run) == true else { continue }
         switch call {
         case .start: node.start()
         case .input(let input): node.process(input)
