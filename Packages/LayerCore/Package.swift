@@ -4,10 +4,14 @@ import PackageDescription
 let package = Package(
   name: "LayerCore",
   platforms: [.macOS(.v15)],
-  products: [.library(name: "LayerCore", targets: ["LayerCore"])],
+  products: [
+    .library(name: "LayerCore", targets: ["LayerCore"]),
+    .library(name: "LayerCoreTesting", targets: ["LayerCoreTesting"]),
+  ],
   targets: [
     .target(name: "LayerCore"),
-    .testTarget(name: "LayerCoreTests", dependencies: ["LayerCore"]),
+    .target(name: "LayerCoreTesting", dependencies: ["LayerCore"]),
+    .testTarget(name: "LayerCoreTests", dependencies: ["LayerCore", "LayerCoreTesting"]),
   ]
 )
 

@@ -2,6 +2,7 @@ import ArchitectureSpec
 import Baseline
 import ElmStoreSamples
 import IOLoopSamples
+import LayerCoreSamples
 import MUESamples
 import Workloads
 
@@ -35,6 +36,9 @@ public enum Catalog {
     Architecture(
       name: "io-loop", counter: .ioLoop, stopwatch: .ioLoop, weather: .ioLoop,
       tally: IOLoopTally.self),
+    Architecture(
+      name: "layer-core", counter: .layerCore, stopwatch: .layerCore, weather: .layerCore,
+      tally: LayerCoreTally.self),
   ]
 
   /// What the benchmark runner measures: every architecture, then the bare reducer.

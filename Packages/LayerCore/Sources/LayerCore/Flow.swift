@@ -14,7 +14,9 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline let layers: [LayerNode<C.State>]
   let executor: (any TaskExecutor)?
 
-  init(core: C, executor: (any TaskExecutor)?) {
+  /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
+  /// and emits.
+  package init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>? = nil) {
     self.core = core
     self.executor = executor
     lock = Lock(FlowState())
@@ -26,7 +28,17 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     }
     let ids = MachineIDs()
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
-    layers = core.layers.map { $0.build(LayerWiring(receive: receive, host: host, ids: ids)) }
+    layers = core.layers.enumerated().map { index, layer in
+      guard let monitor else {
+        return layer.build(LayerWiring(receive: receive, host: host, ids: ids, tap: nil))
+      }
+      return layer.build(
+        LayerWiring(
+          receive: { event, run in
+            monitor.emitted(index, event)
+            receive(event, run)
+          }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
+    }
     host.host = self
     reference.flow = self
   }
@@ -44,7 +56,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   public var isStopped: Bool { lock.withLock { $0.isStopped } }
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
-  func start() {
+  package func start() {
     let mustDrain = lock.withLock { flow -> Bool in
       guard !flow.isStarted, !flow.isStopped else { return false }
       flow.isStarted = true
@@ -124,17 +136,18 @@ public final class Flow<C: Core>: FlowHost, Sendable {
       case .start:
         lock.unlock()
         for layer in layers { layer.start() }
-      case .event(let event, let run):
-        guard locked.pointee.isLive(run), let state = locked.pointee.reduce(core, event) else {
+      // Messages from work that was cancelled were removed from the queue with it; work that
+      // finished after sending still counts.
+      case .event(let event, _):
+        guard let state = locked.pointee.reduce(core, event) else {
           lock.unlock()
           continue
         }
         lock.unlock()
         deliver(state)
-      case .job(let job, let run):
-        let isLive = locked.pointee.isLive(run)
+      case .job(let job, _):
         lock.unlock()
-        if isLive { job() }
+        job()
       }
     }
   }
@@ -200,4 +213,19 @@ final class FlowReference<C: Core>: @unchecked Sendable {
   // @unchecked: `flow` is set once, by the flow's initializer, before the flow is shared.
   weak var flow: Flow<C>?
   init() {}
+}
+
+/// What a testing tool sees of a flow's layers: each input a layer's machine gets (after the
+/// layer's mapper) and each event a layer emits (after its event mapper), by layer index.
+package struct FlowMonitor<Event>: Sendable {
+  package var received: @Sendable (_ layer: Int, _ input: any Sendable) -> Void
+  package var emitted: @Sendable (_ layer: Int, _ event: Event) -> Void
+
+  package init(
+    received: @escaping @Sendable (Int, any Sendable) -> Void,
+    emitted: @escaping @Sendable (Int, Event) -> Void
+  ) {
+    self.received = received
+    self.emitted = emitted
+  }
 }

@@ -25,6 +25,14 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
       let node = machine.build(
         wiring.machine(Sink { event, run in receive(eventMapper(event), run) }))
       let process = node.process
+      if let tap = wiring.tap {
+        return LayerNode(
+          deliver: { state in
+            let input = stateMapper(state)
+            tap(input)
+            process(input)
+          }, start: node.start)
+      }
       return LayerNode(deliver: { process(stateMapper($0)) }, start: node.start)
     }
   }
@@ -37,6 +45,14 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
     Layer { wiring in
       let node = machine.build(wiring.machine(Sink { _, _ in }))
       let process = node.process
+      if let tap = wiring.tap {
+        return LayerNode(
+          deliver: { state in
+            let input = mapper(state)
+            tap(input)
+            process(input)
+          }, start: node.start)
+      }
       return LayerNode(deliver: { process(mapper($0)) }, start: node.start)
     }
   }
@@ -75,6 +91,46 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
   @inlinable
   public static func nomap(_ machine: Machine<GlobalState, GlobalEvent>) -> Layer {
     layer(machine, stateMapper: { $0 }, eventMapper: { $0 })
+  }
+
+  /// The layer `layer` describes: `Layer(StorageLayer())`.
+  @inlinable
+  public init<L: LayerType>(_ layer: L)
+  where L.GlobalState == GlobalState, L.GlobalEvent == GlobalEvent {
+    self = .layer(layer)
+  }
+
+  /// The layer `layer` describes.
+  @inlinable
+  public init<L: ConsumerLayer>(_ layer: L) where L.GlobalState == GlobalState {
+    self = .consumer(layer)
+  }
+
+  /// The layer `layer` describes.
+  @inlinable
+  public init<L: ProducerLayer>(_ layer: L) where L.GlobalEvent == GlobalEvent {
+    self = .producer(layer)
+  }
+
+  /// The layer `layer` describes.
+  @inlinable
+  public init<L: MapStateLayer>(_ layer: L)
+  where L.GlobalState == GlobalState, L.GlobalEvent == GlobalEvent {
+    self = .state(layer)
+  }
+
+  /// The layer `layer` describes.
+  @inlinable
+  public init<L: MapEventLayer>(_ layer: L)
+  where L.GlobalState == GlobalState, L.GlobalEvent == GlobalEvent {
+    self = .event(layer)
+  }
+
+  /// The layer `layer` describes.
+  @inlinable
+  public init<L: NoMapLayer>(_ layer: L)
+  where L.GlobalState == GlobalState, L.GlobalEvent == GlobalEvent {
+    self = .nomap(layer)
   }
 
   /// The layer `layer` describes.
@@ -294,6 +350,8 @@ struct LayerWiring<GlobalEvent> {
   @usableFromInline let receive: @Sendable (GlobalEvent, RunToken?) -> Void
   let host: WeakHost
   let ids: MachineIDs
+  /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
+  @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
 
   /// The wiring for the layer's machine, whose outputs go to `sink`.
   @usableFromInline

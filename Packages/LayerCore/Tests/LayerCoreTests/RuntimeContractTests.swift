@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LayerCore
@@ -13,6 +14,31 @@ import Testing
       #expect(flow.state == Counter(count: 5))
       flow.stop()
     }
+  }
+
+  @Test func anEventQueuedByWorkThatThenFinishedIsStillReduced() async {
+    // Found by the conformance kit: the load's answer waited in the queue while the start
+    // phase ran, the load's work ended, and the drain then dropped the event as "not live".
+    struct Loader: ChildMachine {
+      func process(input: Never?, callback: Handler<Int>) {
+        let work = Lock<Handler<Int>?>(nil)
+        let sent = DispatchSemaphore(value: 0)
+        callback.run { send in
+          work.withLock { $0 = send }
+          send(7)
+          sent.signal()
+        }
+        sent.wait()
+        // Spin (no sleep) until the work is over: its answer is queued behind this call.
+        while work.withLock({ $0 })?.isActive != false { sched_yield() }
+      }
+    }
+    struct Loading: Core {
+      var layers: [Layer<Int, Int>] { [.producer(~Loader(), mapper: { $0 })] }
+      func reduce(state: Int?, event: Int) -> ReducerResult<Int> { .set(event) }
+    }
+    let flow = Loading().start()
+    #expect(flow.state == 7)
   }
 
   @Test func eventsBeforeTheFirstSetAreReducedAgainstNil() async {

@@ -1,0 +1,247 @@
+import LayerCore
+import Testing
+
+/// A core under test: runs its real layers (with fakes injected into their machines) on an
+/// executor of its own, and records, for every event the reducer handled, the state it led to,
+/// what each layer's machine received and what each layer emitted.
+///
+/// ```swift
+/// @Test func loadsThenSaves() async {
+///   let storage = FakeStorage(stored: 4)
+///   let harness = CoreHarness(App(storage: storage))
+///   await harness.start()
+///   harness.expect(events: [.storage(4)], state: AppState(4))
+///   await harness.send(.click)
+///   harness.expect(layer: 1, received: [StorageLayerState(5)])
+/// }
+/// ```
+///
+/// ``start()``, ``send(_:)`` and ``settle()`` return once the flow has handled everything queued
+/// and every machine's work has finished or waits on something outside the flow (a clock, a
+/// fake service), so nothing sleeps. Layers are named by their index in ``Core/layers``.
+public final class CoreHarness<C: Core>: Sendable {
+  /// What happened for one event: the reducer's answer and what the layers did with it.
+  public struct Step: Sendable {
+    /// The event; `nil` for the start, when every machine got its first `process(nil)`.
+    public var event: C.Event?
+    /// The state the reducer set, or `nil` if it skipped (or for the start).
+    public var state: C.State?
+    /// Per layer, in layer order: the inputs its machine got for this step.
+    public var received: [[any Sendable]]
+    /// Per layer, in layer order: the events it emitted during this step (until the next
+    /// event is reduced).
+    public var emitted: [[C.Event]]
+  }
+
+  /// The flow under test.
+  public let flow: Flow<Recording<C>>
+  private let executor: TestExecutor
+  private let record: Record
+  private let layerCount: Int
+
+  /// A harness around `core`, not started.
+  public init(_ core: C) {
+    let executor = TestExecutor.make()
+    let layerCount = core.layers.count
+    let record = Record(layers: layerCount)
+    self.executor = executor
+    self.record = record
+    self.layerCount = layerCount
+    flow = Flow(
+      core: Recording(core: core, record: record), executor: executor,
+      monitor: FlowMonitor(
+        received: { layer, input in record.received(input, by: layer) },
+        emitted: { layer, event in record.emitted(event, by: layer) }))
+  }
+
+  deinit {
+    flow.stop()
+    executor.recycle()
+  }
+
+  /// Starts the flow (every machine's `process(nil)`, in layer order) and settles.
+  public func start() async {
+    flow.start()
+    await settle()
+  }
+
+  /// Sends `events` to the reducer in order, as if from outside the layers, settling after
+  /// each.
+  public func send(_ events: C.Event...) async {
+    for event in events {
+      flow.send(event)
+      await settle()
+    }
+  }
+
+  /// Returns when nothing is queued and every machine's work has finished or is suspended
+  /// outside the flow. Call it after making a fake answer or advancing a clock.
+  public func settle() async {
+    await executor.quiescence()
+  }
+
+  /// Stops the flow.
+  public func stop() { flow.stop() }
+
+  /// The state now.
+  public var state: C.State? { flow.state }
+
+  /// Every step so far: the start first, then one per event the reducer handled.
+  public var steps: [Step] { record.steps }
+
+  /// Checks the events the reducer handled since the last check of events (or since the start),
+  /// in order, and, if given, the state now.
+  public func expect(
+    events expected: [C.Event], state expectedState: C.State? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) where C.Event: Equatable, C.State: Equatable {
+    let events = record.takeEvents()
+    var failures: [String] = []
+    if events != expected {
+      failures.append(
+        "events reduced differ:\n  expected: \(list(expected))\n  actual:   \(list(events))")
+    }
+    if let expectedState, let state = flow.state, state != expectedState {
+      failures.append(
+        "state differs: (− expected, + actual)\n"
+          + lineDiff(expected: expectedState, actual: state))
+    } else if let expectedState, flow.state == nil {
+      failures.append("state differs: expected \(expectedState), actual nil (never set)")
+    }
+    report(failures, sourceLocation)
+  }
+
+  /// Checks the inputs layer `layer`'s machine received since the last check of that layer
+  /// (or since the start), in order.
+  public func expect<Input: Equatable & Sendable>(
+    layer: Int, received expected: [Input], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    guard checkIndex(layer, sourceLocation) else { return }
+    let received = record.takeReceived(by: layer)
+    let typed = received.compactMap { $0 as? Input }
+    guard typed.count == received.count else {
+      let types = Set(received.map { "\(type(of: $0))" }).sorted().joined(separator: ", ")
+      return report(
+        ["layer \(layer) receives \(types), not \(Input.self): received \(list(received))"],
+        sourceLocation)
+    }
+    guard typed != expected else { return }
+    report(
+      [
+        "layer \(layer) received differently: (− expected, + actual)\n"
+          + lineDiff(expected: expected, actual: typed)
+      ], sourceLocation)
+  }
+
+  /// Checks the events layer `layer` emitted since the last check of that layer's events (or
+  /// since the start), in order.
+  public func expect(
+    layer: Int, emitted expected: [C.Event], sourceLocation: SourceLocation = #_sourceLocation
+  ) where C.Event: Equatable {
+    guard checkIndex(layer, sourceLocation) else { return }
+    let emitted = record.takeEmitted(by: layer)
+    guard emitted != expected else { return }
+    report(
+      ["layer \(layer) emitted:\n  expected: \(list(expected))\n  actual:   \(list(emitted))"],
+      sourceLocation)
+  }
+
+  private func checkIndex(_ layer: Int, _ sourceLocation: SourceLocation) -> Bool {
+    guard !(0..<layerCount).contains(layer) else { return true }
+    report(["no layer \(layer): the core has \(layerCount) layers"], sourceLocation)
+    return false
+  }
+
+  private func report(_ failures: [String], _ sourceLocation: SourceLocation) {
+    guard !failures.isEmpty else { return }
+    Issue.record(Comment(rawValue: failures.joined(separator: "\n")), sourceLocation: sourceLocation)
+  }
+
+  /// Everything recorded, guarded by a lock: steps and how far each kind was checked.
+  final class Record: Sendable {
+    private struct State {
+      var steps: [Step]
+      var checkedEvents = 1
+      var checkedReceived: [Int]
+      var checkedEmitted: [Int]
+    }
+
+    private let state: Lock<State>
+    private let layers: Int
+
+    init(layers: Int) {
+      self.layers = layers
+      let start = Step(
+        event: nil, state: nil, received: Array(repeating: [], count: layers),
+        emitted: Array(repeating: [], count: layers))
+      state = Lock(
+        State(
+          steps: [start], checkedReceived: Array(repeating: 0, count: layers),
+          checkedEmitted: Array(repeating: 0, count: layers)))
+    }
+
+    var steps: [Step] { state.withLock { $0.steps } }
+
+    func reduced(_ event: C.Event, into result: C.State?) {
+      let layers = layers
+      state.withLock {
+        $0.steps.append(
+          Step(
+            event: event, state: result, received: Array(repeating: [], count: layers),
+            emitted: Array(repeating: [], count: layers)))
+      }
+    }
+
+    func received(_ input: any Sendable, by layer: Int) {
+      state.withLock { $0.steps[$0.steps.count - 1].received[layer].append(input) }
+    }
+
+    func emitted(_ event: C.Event, by layer: Int) {
+      state.withLock { $0.steps[$0.steps.count - 1].emitted[layer].append(event) }
+    }
+
+    func takeEvents() -> [C.Event] {
+      state.withLock { state in
+        defer { state.checkedEvents = state.steps.count }
+        return state.steps[state.checkedEvents...].compactMap(\.event)
+      }
+    }
+
+    func takeReceived(by layer: Int) -> [any Sendable] {
+      state.withLock { state in
+        let all = state.steps.flatMap { $0.received[layer] }
+        defer { state.checkedReceived[layer] = all.count }
+        return Array(all[state.checkedReceived[layer]...])
+      }
+    }
+
+    func takeEmitted(by layer: Int) -> [C.Event] {
+      state.withLock { state in
+        let all = state.steps.flatMap { $0.emitted[layer] }
+        defer { state.checkedEmitted[layer] = all.count }
+        return Array(all[state.checkedEmitted[layer]...])
+      }
+    }
+  }
+}
+
+/// A core that behaves as `core` and tells a ``CoreHarness`` about each event it reduces.
+public struct Recording<C: Core>: Core {
+  let core: C
+  let record: CoreHarness<C>.Record
+
+  public var layers: [Layer<C.State, C.Event>] { core.layers }
+
+  public func reduce(state: C.State?, event: C.Event) -> ReducerResult<C.State> {
+    let result = core.reduce(state: state, event: event)
+    switch result {
+    case .set(let next): record.reduced(event, into: next)
+    case .skip: record.reduced(event, into: nil)
+    }
+    return result
+  }
+}
+
+func list<Element>(_ elements: [Element]) -> String {
+  "[" + elements.map { "\($0)" }.joined(separator: ", ") + "]"
+}

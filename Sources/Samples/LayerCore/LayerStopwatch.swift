@@ -1,0 +1,105 @@
+import ArchitectureSpec
+import LayerCore
+
+/// The stopwatch as a simprokcore app: the core counts tenths and laps; the timer layer ticks
+/// while the state says a timer runs.
+public enum LayerStopwatch {
+  /// The global state.
+  public struct AppState: Sendable, Equatable {
+    public var tenths = 0
+    public var isRunning = false
+    public var laps: [Int] = []
+    /// The id of the latest timer; a tick from any other timer is stale.
+    public var timer = 0
+
+    public init() {}
+
+    /// The timer that should run now, if any: what the timer layer gets.
+    var runningTimer: Request<Int>? { isRunning ? Request(id: timer, timer) : nil }
+  }
+
+  /// The global events.
+  public enum AppEvent: Sendable {
+    case click(StopwatchIntent)
+    case tick(timer: Int)
+  }
+
+  /// The reducer, and the screen and timer layers.
+  public struct App: Core {
+    let screen: Screen<StopwatchView, StopwatchIntent>
+    let environment: StopwatchEnvironment
+
+    public init(
+      screen: Screen<StopwatchView, StopwatchIntent>, environment: StopwatchEnvironment
+    ) {
+      self.screen = screen
+      self.environment = environment
+    }
+
+    public var layers: [Layer<AppState, AppEvent>] {
+      [~UILayer(screen: screen), ~TimerLayer(clock: environment.clock)]
+    }
+
+    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
+      var state = state ?? AppState()
+      switch event {
+      case .click(.start):
+        guard !state.isRunning else { return .skip }
+        state.isRunning = true
+        state.timer += 1
+      case .click(.stop):
+        guard state.isRunning else { return .skip }
+        state.isRunning = false
+      case .click(.reset):
+        state.tenths = 0
+        state.laps = []
+        state.isRunning = false
+      case .click(.lap):
+        guard state.isRunning else { return .skip }
+        state.laps.append(state.tenths)
+      case .tick(let timer):
+        guard state.isRunning, timer == state.timer else { return .skip }
+        state.tenths += 1
+      }
+      return .set(state)
+    }
+  }
+
+  /// The screen: shows the time and laps, sends clicks.
+  struct UILayer: LayerType {
+    let screen: Screen<StopwatchView, StopwatchIntent>
+
+    var machine: Machine<StopwatchView, StopwatchIntent> { screen.machine }
+    func map(state: AppState) -> StopwatchView {
+      StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+    }
+    func map(event: StopwatchIntent) -> AppEvent { .click(event) }
+  }
+
+  /// The timer: ticks every tenth of a second, on absolute deadlines, while the state has a
+  /// running timer; a new timer replaces the old one, and none stops it.
+  struct TimerLayer: LayerType {
+    let clock: any Clock<Duration>
+
+    var machine: Machine<Request<Int>?, Int> {
+      let clock = clock
+      return ~RequestMachine(lifetime: .untilCancelled) { (timer: Request<Int>, send: Handler<Int>) in
+        await tick(every: StopwatchApp.tickInterval, on: clock) { send(timer.id) }
+      }
+    }
+    func map(state: AppState) -> Request<Int>? { state.runningTimer }
+    func map(event timer: Int) -> AppEvent { .tick(timer: timer) }
+  }
+}
+
+/// Calls `onTick` at start + k × `interval`, k = 1, 2, …, until cancelled.
+private func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: () -> Void)
+  async
+{
+  var deadline = clock.now
+  while true {
+    deadline = deadline.advanced(by: interval)
+    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+    onTick()
+  }
+}

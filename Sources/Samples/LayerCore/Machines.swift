@@ -1,0 +1,125 @@
+import LayerCore
+import Synchronization
+
+/// A request the core puts into its state for a layer to carry out. The id tells a new request
+/// from the same one seen again: every layer receives every state, so a machine acts on an id
+/// once.
+public struct Request<Value: Sendable & Equatable>: Sendable, Equatable {
+  public var id: Int
+  public var value: Value
+
+  public init(id: Int, _ value: Value) {
+    self.id = id
+    self.value = value
+  }
+}
+
+/// The screen an app draws on: a machine whose input is the view. It shows `placeholder` until
+/// the core has a state, tells `observer` about every view that differs from the last one, and
+/// turns what the user does (``send(_:)``) into its output.
+///
+/// The terminal and the conformance kit play the user; in an iOS app this is the view
+/// controller.
+public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMachine {
+  private struct Shown {
+    var view: View
+    var observer: @Sendable (View) -> Void
+    var callback: Handler<Intent>?
+  }
+
+  private let shown: Mutex<Shown>
+
+  /// A screen showing `placeholder`; see ``observe(_:)``.
+  public init(placeholder: View) {
+    shown = Mutex(Shown(view: placeholder, observer: { _ in }))
+  }
+
+  /// Tells `observer` about every new view from now on, starting with the one shown now.
+  public func observe(_ observer: @escaping @Sendable (View) -> Void) {
+    let view = shown.withLock { shown in
+      shown.observer = observer
+      return shown.view
+    }
+    observer(view)
+  }
+
+  /// The view shown now.
+  public var view: View { shown.withLock { $0.view } }
+
+  /// Sends what the user did to the core. Ignored until the flow has started the screen.
+  public func send(_ intent: Intent) {
+    shown.withLock { $0.callback }?(intent)
+  }
+
+  public func process(input: View?, callback: Handler<Intent>) {
+    let changed = shown.withLock { shown -> (View, @Sendable (View) -> Void)? in
+      guard let input else {
+        shown.callback = callback
+        return nil  // the observer saw the placeholder when it began observing
+      }
+      guard input != shown.view else { return nil }
+      shown.view = input
+      return (input, shown.observer)
+    }
+    if let (view, observer) = changed { observer(view) }
+  }
+}
+
+/// A machine that carries out the latest request of one kind: a new request replaces the running
+/// one, `nil` cancels it, and the same request seen again is left alone.
+public final class RequestMachine<Value: Sendable & Equatable, Output: Sendable>: ChildMachine {
+  public typealias Input = Request<Value>?
+
+  private let lifetime: WorkLifetime
+  private let work: @Sendable (Request<Value>, Handler<Output>) async -> Void
+  private let latest = Mutex<Int?>(nil)
+
+  /// - Parameters:
+  ///   - lifetime: `.untilCancelled` for work that never ends by itself (a timer).
+  ///   - work: What a request does; it sends its outputs through the handler.
+  public init(
+    lifetime: WorkLifetime = .finite,
+    work: @escaping @Sendable (Request<Value>, _ send: Handler<Output>) async -> Void
+  ) {
+    self.lifetime = lifetime
+    self.work = work
+  }
+
+  public func process(input: Request<Value>??, callback: Handler<Output>) {
+    guard let input else { return }  // started: nothing to do yet
+    let isNew = latest.withLock { latest -> Bool in
+      guard latest != input?.id else { return false }
+      latest = input?.id
+      return true
+    }
+    guard isNew else { return }
+    guard let request = input else { return callback.cancel(id: 0) }
+    let work = work
+    callback.run(id: 0, lifetime: lifetime) { send in await work(request, send) }
+  }
+}
+
+/// How a request ended: what a network layer reports.
+public struct Answer<Value: Sendable & Equatable, Success: Sendable>: Sendable {
+  public var request: Request<Value>
+  public var result: Result<Success, any Error>
+
+  /// The answer to `request`: what `body` returned or threw.
+  static func to(_ request: Request<Value>, _ body: () async throws -> Success) async -> Answer {
+    do { return Answer(request: request, result: .success(try await body())) } catch {
+      return Answer(request: request, result: .failure(error))
+    }
+  }
+}
+
+/// Sleeps until `clock.now + duration`; `false` if cancelled.
+func sleep(for duration: Duration, on clock: any Clock<Duration>) async -> Bool {
+  await sleep(until: duration, on: clock)
+}
+
+private func sleep<C: Clock<Duration>>(until duration: Duration, on clock: C) async -> Bool {
+  do {
+    try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    return true
+  } catch { return false }
+}
