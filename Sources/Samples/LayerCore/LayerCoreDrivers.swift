@@ -111,9 +111,9 @@ public final class LayerCoreTally: TallySubject {
 
   /// A machine that keeps the last value it was given.
   final class Remember: ChildMachine {
-    let last = Mutex(0)
+    let last = Atomic(0)
     func process(input: Int?, callback: Handler<Never>) {
-      if let input { last.withLock { $0 = input } }
+      if let input { last.store(input, ordering: .relaxed) }
     }
   }
 

@@ -17,7 +17,7 @@ public enum LayerCounter {
     public var log: Request<String>?
     var lastID = 0
 
-    init(count: Int = 0) { self.count = count }
+    public init(count: Int = 0) { self.count = count }
 
     /// A new id for a request.
     mutating func nextID() -> Int {
@@ -27,7 +27,7 @@ public enum LayerCounter {
   }
 
   /// The global events.
-  public enum AppEvent: Sendable {
+  public enum AppEvent: Sendable, Equatable {
     /// What the user did on the screen.
     case click(CounterIntent)
     /// The stored count, `nil` if none was stored.

@@ -19,7 +19,7 @@ public enum LayerStopwatch {
   }
 
   /// The global events.
-  public enum AppEvent: Sendable {
+  public enum AppEvent: Sendable, Equatable {
     case click(StopwatchIntent)
     case tick(timer: Int)
   }

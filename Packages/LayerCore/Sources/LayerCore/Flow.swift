@@ -11,7 +11,10 @@
 public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline let lock: Lock<FlowState<C>>
   @usableFromInline let core: C
-  @usableFromInline let layers: [LayerNode<C.State>]
+  /// What each layer does with a new state, for the layers that get states, in order.
+  @usableFromInline let deliveries: [@Sendable (C.State) -> Void]
+  /// Each layer's first `process(nil)`, in order.
+  @usableFromInline let starts: [@Sendable () -> Void]
   let executor: (any TaskExecutor)?
 
   /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
@@ -28,7 +31,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     }
     let ids = MachineIDs()
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
-    layers = core.layers.enumerated().map { index, layer in
+    let layers = core.layers.enumerated().map { index, layer in
       guard let monitor else {
         return layer.build(LayerWiring(receive: receive, host: host, ids: ids, tap: nil))
       }
@@ -39,6 +42,8 @@ public final class Flow<C: Core>: FlowHost, Sendable {
             receive(event, run)
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
+    deliveries = layers.compactMap(\.deliver)
+    starts = layers.map(\.start)
     host.host = self
     reference.flow = self
   }
@@ -115,7 +120,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   /// Hands `state` to every layer, in order.
   @inlinable
   func deliver(_ state: C.State) {
-    for layer in layers { layer.deliver?(state) }
+    for deliver in deliveries { deliver(state) }
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
@@ -135,7 +140,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
       switch message {
       case .start:
         lock.unlock()
-        for layer in layers { layer.start() }
+        for start in starts { start() }
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.
       case .event(let event, _):

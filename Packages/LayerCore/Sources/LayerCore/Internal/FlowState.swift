@@ -27,12 +27,13 @@ struct FlowState<C: Core> {
   @usableFromInline var head = 0
   var runs: [RunKey: Running] = [:]
   var nextToken = 1
-  var finiteRuns = 0
-  var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var finiteRuns = 0
+  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   init() {}
 
   /// Nothing queued or handled, and no finite work (R7's idle).
+  @inlinable
   var isIdle: Bool { isStopped || (!isDraining && finiteRuns == 0) }
 
   /// Reduces `event`; returns the new state if the reducer set one.
@@ -67,7 +68,7 @@ struct FlowState<C: Core> {
   }
 
   /// Ends a drain; returns the waiters to resume.
-  @usableFromInline
+  @inlinable
   mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
     if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
     head = 0
@@ -76,6 +77,7 @@ struct FlowState<C: Core> {
   }
 
   /// The idle waiters, if the flow is idle now.
+  @inlinable
   mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
     guard isIdle, !idleWaiters.isEmpty else { return [] }
     defer { idleWaiters = [] }

@@ -1,0 +1,125 @@
+import ArchitectureSpec
+import LayerCore
+import LayerCoreSamples
+import LayerCoreTesting
+import Testing
+
+/// The LayerCore samples under LayerCore's testing tool: each core with its real layers and the
+/// kit's fakes, checking what each layer's machine got and what it sent back.
+@Suite struct LayerCoreSamplesInACoreHarness {
+  @Test func counterLoadsThenSavesOneAtATimeAndLogsBeforeTheNextSave() async {
+    let recorder = CallRecorder()
+    let storage = FakeStorage(load: .pending, recorder: recorder)
+    let screen = Screen<CounterView, CounterIntent>(placeholder: .loading)
+    let harness = CoreHarness(
+      LayerCounter.App(
+        screen: screen,
+        environment: CounterEnvironment(storage: storage, log: LogRecorder(recorder: recorder))))
+    await harness.start()
+    screen.send(.increment)  // nothing loaded yet: the reducer skips it
+    await harness.settle()
+    #expect(screen.view == .loading)
+    #expect(storage.completeLoad(.value(41)))
+    await harness.settle()
+    for _ in 0..<2 {
+      screen.send(.increment)
+      await harness.settle()
+    }
+    harness.expect(
+      events: [
+        .click(.increment), .loaded(41), .click(.increment), .saved(42), .click(.increment),
+        .saved(43),
+      ])
+    #expect(harness.state?.count == 43)
+    #expect(screen.view == .ready(count: 43))
+    // Layer 2, the storage, gets each state's save request; it acts on each id once.
+    harness.expect(
+      layer: 2,
+      received: [nil, Request(id: 1, 42), nil, Request(id: 3, 43), nil] as [Request<Int>?])
+    harness.expect(
+      layer: 2, emitted: [.loaded(41), .saved(42), .saved(43)] as [LayerCounter.AppEvent])
+    #expect(
+      recorder.drain() == [
+        .load, .save(42), .log(CounterApp.savedMessage(42)), .save(43),
+        .log(CounterApp.savedMessage(43)),
+      ])
+  }
+
+  @Test func counterLogsAnUnreadableCountAndStartsAtZero() async {
+    let recorder = CallRecorder()
+    let harness = CoreHarness(
+      LayerCounter.App(
+        screen: Screen(placeholder: .loading),
+        environment: CounterEnvironment(
+          storage: FakeStorage(load: .value(-3), recorder: recorder),
+          log: LogRecorder(recorder: recorder))))
+    await harness.start()
+    harness.expect(events: [.loaded(-3)])
+    #expect(harness.state?.count == 0)
+    #expect(recorder.drain() == [.load, .log(CounterApp.unreadableCountMessage)])
+  }
+
+  @Test func stopwatchTicksWhileTheStateSaysATimerRuns() async {
+    let clock = VirtualClock()
+    let screen = Screen<StopwatchView, StopwatchIntent>(placeholder: .initial)
+    let harness = CoreHarness(
+      LayerStopwatch.App(screen: screen, environment: StopwatchEnvironment(clock: clock)))
+    await harness.start()
+    screen.send(.start)
+    await harness.settle()
+    for _ in 0..<3 {
+      clock.advance(by: StopwatchApp.tickInterval)
+      await harness.settle()
+    }
+    screen.send(.stop)
+    await harness.settle()
+    clock.advance(by: .seconds(1))
+    await harness.settle()
+    let running = Request(id: 1, 1)
+    harness.expect(
+      layer: 1, received: [running, running, running, running, nil] as [Request<Int>?])
+    harness.expect(
+      layer: 1, emitted: Array(repeating: .tick(timer: 1), count: 3) as [LayerStopwatch.AppEvent])
+    #expect(screen.view == StopwatchView(elapsedTenths: 3, isRunning: false, lapTenths: []))
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func weatherDebouncesThenSearchesAndAnEmptyQueryCancelsTheSearch() async {
+    let recorder = CallRecorder()
+    let clock = VirtualClock()
+    let service = FakeWeatherService(recorder: recorder)
+    let screen = Screen<WeatherView, WeatherIntent>(placeholder: .initial)
+    let harness = CoreHarness(
+      LayerWeather.App(
+        screen: screen, environment: WeatherEnvironment(service: service, clock: clock)))
+    await harness.start()
+    screen.send(.queryChanged("Par"))
+    screen.send(.queryChanged("Paris"))
+    await harness.settle()
+    clock.advance(by: WeatherApp.debounce)
+    await harness.settle()
+    // Layer 1 debounces: the second term replaced the first, so only "Paris" came back.
+    harness.expect(
+      layer: 1, received: [Request(id: 1, "Par"), Request(id: 2, "Paris"), Request(id: 2, "Paris")]
+        as [Request<String>?])
+    harness.expect(layer: 2, received: [nil, nil, Request(id: 3, "Paris")] as [Request<String>?])
+    let paris = Place(id: 7, name: "Paris", country: "France", latitude: 48.9, longitude: 2.4)
+    #expect(service.answerSearch(term: "Paris", with: .success([paris])) == "Paris")
+    await harness.settle()
+    #expect(screen.view.rows == [WeatherView.Row(paris)])
+
+    screen.send(.queryChanged("Rome"))
+    await harness.settle()
+    clock.advance(by: WeatherApp.debounce)
+    await harness.settle()
+    screen.send(.queryChanged(""))
+    await harness.settle()
+    harness.expect(
+      layer: 2,
+      received: [Request(id: 3, "Paris"), Request(id: 3, "Paris"), Request(id: 5, "Rome"), nil]
+        as [Request<String>?])
+    #expect(service.pendingCalls == [])
+    #expect(screen.view == WeatherView(query: ""))
+    #expect(recorder.drain().contains(.cancelled(.search("Rome"))))
+  }
+}
