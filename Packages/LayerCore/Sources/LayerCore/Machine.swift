@@ -71,7 +71,7 @@ extension ParentMachine {
 }
 
 /// A description of a machine: a ``ChildMachine``, a ``ParentMachine``, or a composition made
-/// with ``inward(_:)``, ``outward(_:)``, ``redirect(_:)`` and ``merge(_:)-swift.type.method``.
+/// with ``inward(_:)``, ``outward(_:)``, ``redirect(_:)`` and `merge`.
 ///
 /// A `Machine` does nothing by itself: a ``Core``'s flow (or a ``RootMachine``) wires it when it
 /// starts, and a machine used in two places runs twice.

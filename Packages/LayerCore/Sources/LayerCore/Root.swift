@@ -8,7 +8,7 @@
 /// let subscription = AppDelegate().start { print($0) }
 /// ```
 public protocol RootMachine: Sendable {
-  /// What the top machine receives (only through ``redirect(_:)`` inside the tree).
+  /// What the top machine receives (only through ``Machine/redirect(_:)`` inside the tree).
   associatedtype Input: Sendable
   /// What the top machine emits.
   associatedtype Output: Sendable
