@@ -100,7 +100,8 @@ import Testing
     await harness.settle()
     // Layer 1 debounces: the second term replaced the first, so only "Paris" came back.
     harness.expect(
-      layer: 1, received: [Request(id: 1, "Par"), Request(id: 2, "Paris"), Request(id: 2, "Paris")]
+      layer: 1,
+      received: [Request(id: 1, "Par"), Request(id: 2, "Paris"), Request(id: 2, "Paris")]
         as [Request<String>?])
     harness.expect(layer: 2, received: [nil, nil, Request(id: 3, "Paris")] as [Request<String>?])
     let paris = Place(id: 7, name: "Paris", country: "France", latitude: 48.9, longitude: 2.4)

@@ -83,7 +83,8 @@ public enum LayerStopwatch {
 
     var machine: Machine<Request<Int>?, Int> {
       let clock = clock
-      return ~RequestMachine(lifetime: .untilCancelled) { (timer: Request<Int>, send: Handler<Int>) in
+      return ~RequestMachine(lifetime: .untilCancelled) {
+        (timer: Request<Int>, send: Handler<Int>) in
         await tick(every: StopwatchApp.tickInterval, on: clock) { send(timer.id) }
       }
     }

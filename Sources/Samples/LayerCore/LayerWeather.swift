@@ -201,4 +201,3 @@ public enum LayerWeather {
     }
   }
 }
-

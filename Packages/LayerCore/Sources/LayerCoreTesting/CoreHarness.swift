@@ -154,7 +154,8 @@ public final class CoreHarness<C: Core>: Sendable {
 
   private func report(_ failures: [String], _ sourceLocation: SourceLocation) {
     guard !failures.isEmpty else { return }
-    Issue.record(Comment(rawValue: failures.joined(separator: "\n")), sourceLocation: sourceLocation)
+    Issue.record(
+      Comment(rawValue: failures.joined(separator: "\n")), sourceLocation: sourceLocation)
   }
 
   /// Everything recorded, guarded by a lock: steps and how far each kind was checked.

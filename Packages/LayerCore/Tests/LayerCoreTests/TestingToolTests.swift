@@ -60,7 +60,8 @@ import Testing
       harness.expect(events: [.increment], state: Counter(count: 5))
     } matching: { issue in
       let message = issue.comments.map(\.rawValue).joined()
-      return message.contains("events reduced differ:\n  expected: [increment]\n  actual:   [loaded(4)]")
+      return message.contains(
+        "events reduced differ:\n  expected: [increment]\n  actual:   [loaded(4)]")
         && message.contains("state differs: (− expected, + actual)")
         && message.contains("  −   - count: 5") && message.contains("  +   - count: 4")
     }
