@@ -15,6 +15,8 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline let deliveries: [@Sendable (C.State) -> Void]
   /// Each layer's first `process(nil)`, in order.
   @usableFromInline let starts: [@Sendable () -> Void]
+  /// The layers' event mappings: held here only, so that a released flow frees them.
+  let routes: [any AnyObject & Sendable]
   let executor: (any TaskExecutor)?
 
   /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
@@ -42,6 +44,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
             receive(event, run)
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
+    routes = layers.compactMap(\.route)
     deliveries = layers.compactMap(\.deliver)
     starts = layers.map(\.start)
     host.host = self

@@ -21,9 +21,8 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
     eventMapper: @escaping @Sendable (Event) -> GlobalEvent
   ) -> Layer {
     Layer { wiring in
-      let receive = wiring.receive
-      let node = machine.build(
-        wiring.machine(Sink { event, run in receive(eventMapper(event), run) }))
+      let route = EventRoute(map: eventMapper, receive: wiring.receive)
+      let node = machine.build(wiring.machine(route.sink))
       let process = node.process
       if let tap = wiring.tap {
         return LayerNode(
@@ -31,9 +30,9 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
             let input = stateMapper(state)
             tap(input)
             process(input)
-          }, start: node.start)
+          }, start: node.start, route: route)
       }
-      return LayerNode(deliver: { process(stateMapper($0)) }, start: node.start)
+      return LayerNode(deliver: { process(stateMapper($0)) }, start: node.start, route: route)
     }
   }
 
@@ -51,9 +50,9 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
             let input = mapper(state)
             tap(input)
             process(input)
-          }, start: node.start)
+          }, start: node.start, route: nil)
       }
-      return LayerNode(deliver: { process(mapper($0)) }, start: node.start)
+      return LayerNode(deliver: { process(mapper($0)) }, start: node.start, route: nil)
     }
   }
 
@@ -64,9 +63,9 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
     _ machine: Machine<State, Event>, mapper: @escaping @Sendable (Event) -> GlobalEvent
   ) -> Layer {
     Layer { wiring in
-      let receive = wiring.receive
-      let node = machine.build(wiring.machine(Sink { event, run in receive(mapper(event), run) }))
-      return LayerNode(deliver: nil, start: node.start)
+      let route = EventRoute(map: mapper, receive: wiring.receive)
+      let node = machine.build(wiring.machine(route.sink))
+      return LayerNode(deliver: nil, start: node.start, route: route)
     }
   }
 
@@ -367,10 +366,45 @@ struct LayerNode<GlobalState>: Sendable {
   @usableFromInline let deliver: (@Sendable (GlobalState) -> Void)?
   /// Delivers the first `process(nil)`.
   @usableFromInline let start: @Sendable () -> Void
+  /// The layer's event mapping, which only the flow holds strongly.
+  @usableFromInline let route: (any AnyObject & Sendable)?
 
   @inlinable
-  init(deliver: (@Sendable (GlobalState) -> Void)?, start: @escaping @Sendable () -> Void) {
+  init(
+    deliver: (@Sendable (GlobalState) -> Void)?, start: @escaping @Sendable () -> Void,
+    route: (any AnyObject & Sendable)?
+  ) {
     self.deliver = deliver
     self.start = start
+    self.route = route
+  }
+}
+
+/// How a layer's machine's outputs become global events: its event mapper and the flow's entry.
+///
+/// Only the flow holds it strongly; the machine's ``Handler`` reaches it weakly. A machine that
+/// keeps its callback (a screen keeping it for its buttons, simprokcore's idiom) and is kept by
+/// its layer's mappers would otherwise form a cycle through the mapper that outlives the flow.
+@usableFromInline
+final class EventRoute<Event, GlobalEvent>: Sendable {
+  @usableFromInline let map: @Sendable (Event) -> GlobalEvent
+  @usableFromInline let receive: @Sendable (GlobalEvent, RunToken?) -> Void
+
+  @inlinable
+  init(
+    map: @escaping @Sendable (Event) -> GlobalEvent,
+    receive: @escaping @Sendable (GlobalEvent, RunToken?) -> Void
+  ) {
+    self.map = map
+    self.receive = receive
+  }
+
+  /// The sink for the layer's machine.
+  @inlinable
+  var sink: Sink<Event> {
+    Sink { [weak self] event, run in
+      guard let self else { return }
+      self.receive(self.map(event), run)
+    }
   }
 }

@@ -161,6 +161,42 @@ import Testing
     tick.finish()
   }
 
+  @Test func aMachineThatKeepsItsCallbackIsFreedWithTheFlow() async {
+    // simprokcore's idiom: the screen keeps its callback for its buttons, and its layer keeps the
+    // screen. Found by the benchmark's lifecycle workload: the callback held the layer's event
+    // mapper, which held the screen, so each released app leaked its screen.
+    final class Button: ChildMachine {
+      let callback = Lock<Handler<Event>?>(nil)
+      func process(input: Int?, callback: Handler<Event>) {
+        if input == nil { self.callback.withLock { $0 = callback } }
+      }
+    }
+    struct ButtonLayer: LayerType {
+      let button: Button
+      var machine: Machine<Int, Event> { ~button }
+      func map(state: Counter) -> Int { state.count }
+      func map(event: Event) -> Event { event }
+    }
+    struct App: Core {
+      let button: Button
+      var layers: [Layer<Counter, Event>] { [~ButtonLayer(button: button)] }
+      func reduce(state: Counter?, event: Event) -> ReducerResult<Counter> {
+        .set(Counter(count: (state?.count ?? 0) + 1))
+      }
+    }
+    weak var releasedButton: Button?
+    weak var releasedFlow: Flow<App>?
+    do {
+      let button = Button()
+      let flow = App(button: button).start()
+      button.callback.withLock { $0 }?(.increment)
+      #expect(flow.state?.count == 1)
+      (releasedButton, releasedFlow) = (button, flow)
+    }
+    #expect(releasedFlow == nil)
+    #expect(releasedButton == nil)
+  }
+
   @Test func idleIgnoresTimersAndWaitsForFiniteWork() async {
     let (ticks, tick) = AsyncStream.makeStream(of: Void.self)
     let work = WorkMachine(ticks: ticks)
