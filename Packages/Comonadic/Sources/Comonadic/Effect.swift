@@ -1,0 +1,216 @@
+/// One step of what a dispatcher does with an input: an action applied at once, or work in the
+/// environment whose result is an action.
+///
+/// A dispatcher returns steps (``Dispatcher/effectful(_:)``, ``Dispatcher/workflow(_:)``); the
+/// component runs them in order, each one after the previous one's action has been applied, so
+/// every step is a visible update and sees the state it produced.
+///
+/// ```swift
+/// let search = StateEffect<Env, Model>.task(id: Work.search) { env, model in
+///   let places = try await env.service.search(model.term)
+///   return .mutate { $0.places = places }
+/// } catch: { error in
+///   .mutate { $0.searchFailed = true }
+/// }
+/// ```
+///
+/// Results see the present: an action is applied to the state current when it arrives, not to
+/// the snapshot the work started from. A superseded, cancelled or stopped run's result is never
+/// applied, even when its code ignores cancellation.
+public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let kind: Kind
+
+  @usableFromInline
+  enum Kind: Sendable {
+    case action(Action)
+    case perform(@Sendable (Environment, Focus) -> Void)
+    case task(EffectID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
+    case stream(EffectID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
+    case cancel(EffectID)
+  }
+
+  @inlinable
+  init(_ kind: Kind) { self.kind = kind }
+
+  /// The step that applies `action` at once.
+  @inlinable
+  public static func action(_ action: Action) -> Effect { Effect(.action(action)) }
+
+  /// The step that calls `body` at once with the environment and the state now, on the
+  /// component's queue: a log line or an analytics call that must follow an update in order.
+  ///
+  /// Never called after the component stopped. Keep it short; it holds up the queue.
+  public static func perform(_ body: @escaping @Sendable (Environment, Focus) -> Void) -> Effect {
+    Effect(.perform(body))
+  }
+
+  /// The step that runs `operation` asynchronously with the environment and the state now, and
+  /// applies the action it returns.
+  public static func task(
+    _ operation: @escaping @Sendable (Environment, Focus) async -> Action
+  ) -> Effect {
+    Effect(.task(nil, .replace, operation))
+  }
+
+  /// The step that runs `operation` asynchronously under `id` and applies the action it
+  /// returns.
+  ///
+  /// - Parameters:
+  ///   - id: Identifies the run for ``cancel(id:)`` and for the next run under the same id.
+  ///   - whenRunning: If a run under `id` is still going: `.replace` cancels it (the latest
+  ///     wins; its result is dropped), `.enqueue` starts this one when it has finished (saves
+  ///     reach the storage in order).
+  ///   - operation: The work; it returns the action to apply.
+  public static func task(
+    id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
+    _ operation: @escaping @Sendable (Environment, Focus) async -> Action
+  ) -> Effect {
+    Effect(.task(EffectID(id), whenRunning, operation))
+  }
+
+  /// The step that runs a throwing `operation` asynchronously and applies the action it
+  /// returns, or the action `recover` makes of its error: failures become state.
+  ///
+  /// A run that was cancelled applies nothing, whatever it throws.
+  public static func task(
+    _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
+    catch recover: @escaping @Sendable (any Error) -> Action
+  ) -> Effect {
+    Effect(.task(nil, .replace, recovering(operation, recover)))
+  }
+
+  /// The step that runs a throwing `operation` asynchronously under `id` and applies the
+  /// action it returns, or the action `recover` makes of its error.
+  public static func task(
+    id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
+    _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
+    catch recover: @escaping @Sendable (any Error) -> Action
+  ) -> Effect {
+    Effect(.task(EffectID(id), whenRunning, recovering(operation, recover)))
+  }
+
+  /// The step that starts `operation` under `id` and goes on at once; `operation` sends any
+  /// number of actions, applied in the order sent, until it returns or is cancelled: a timer.
+  ///
+  /// ```swift
+  /// .stream(id: Work.timer) { env, model, send in
+  ///   var deadline = env.clock.now
+  ///   while !Task.isCancelled {
+  ///     deadline = deadline.advanced(by: .milliseconds(100))
+  ///     try? await env.clock.sleep(until: deadline)
+  ///     send(.mutate { $0.elapsed += .milliseconds(100) })
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A stream does not keep ``StoreComponent/idle()`` waiting: a component whose only work is a
+  /// timer waiting on its clock is idle. A stream under `id` replaces the run under `id`.
+  public static func stream(
+    id: some Hashable & Sendable,
+    _ operation: @escaping @Sendable (Environment, Focus, Send<Action>) async -> Void
+  ) -> Effect {
+    Effect(.stream(EffectID(id), operation))
+  }
+
+  /// The step that cancels the runs under `id`; their results, sent or queued, are dropped.
+  public static func cancel(id: some Hashable & Sendable) -> Effect {
+    Effect(.cancel(EffectID(id)))
+  }
+}
+
+private func recovering<Environment, Focus, Action>(
+  _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
+  _ recover: @escaping @Sendable (any Error) -> Action
+) -> @Sendable (Environment, Focus) async -> Action {
+  { environment, focus in
+    do { return try await operation(environment, focus) } catch { return recover(error) }
+  }
+}
+
+/// What ``Effect/task(id:whenRunning:_:)`` does when a run under the same id is still going.
+public enum WhenRunning: Sendable, Hashable {
+  /// Cancel the running one; its result is dropped. The latest wins.
+  case replace
+  /// Start this one when the running one has finished: runs under the id go one at a time, in
+  /// the order they were started.
+  case enqueue
+}
+
+/// How a ``Effect/stream(id:_:)`` sends its actions.
+///
+/// Sends from a run that was superseded, cancelled, or stopped with its component are dropped.
+/// A `Send` holds its component weakly: a timer that keeps it does not keep the component.
+public struct Send<Action: Sendable>: Sendable {
+  weak let host: (any EffectHost<Action>)?
+  /// A host the send owns: a ``map(_:)`` of another send, which holds the component weakly.
+  let ownHost: (any EffectHost<Action>)?
+  let token: Int
+
+  init(host: some EffectHost<Action>, token: Int) {
+    self.host = host
+    ownHost = nil
+    self.token = token
+  }
+
+  init(owning host: some EffectHost<Action>) {
+    self.host = nil
+    ownHost = host
+    token = 0
+  }
+
+  /// Queues `action`, unless this run is over.
+  public func callAsFunction(_ action: Action) {
+    (ownHost ?? host)?.deliver(action, from: token)
+  }
+
+  /// Whether this run may still send: not superseded, cancelled or stopped.
+  public var isActive: Bool { (ownHost ?? host)?.isLive(token) ?? false }
+
+  /// A send for actions of another type, each turned into this one's first.
+  public func map<Other: Sendable>(
+    _ transform: @escaping @Sendable (Other) -> Action
+  ) -> Send<Other> {
+    Send<Other>(owning: MappedHost(base: self, transform: transform))
+  }
+}
+
+/// What a ``Send`` talks to: the explorer, without its other types.
+protocol EffectHost<Action>: AnyObject, Sendable {
+  associatedtype Action: Sendable
+  func deliver(_ action: Action, from token: Int)
+  func isLive(_ token: Int) -> Bool
+}
+
+/// The host of a mapped ``Send``: forwards to the send it was made from.
+final class MappedHost<Action: Sendable, Base: Sendable>: EffectHost {
+  let base: Send<Base>
+  let transform: @Sendable (Action) -> Base
+
+  init(base: Send<Base>, transform: @escaping @Sendable (Action) -> Base) {
+    self.base = base
+    self.transform = transform
+  }
+
+  func deliver(_ action: Action, from token: Int) { base(transform(action)) }
+  func isLive(_ token: Int) -> Bool { base.isActive }
+}
+
+/// A user's effect id, type-erased.
+@usableFromInline
+struct EffectID: Hashable, @unchecked Sendable {
+  // @unchecked: built only from `some Hashable & Sendable` (see `init`), so the erased value is
+  // Sendable; `AnyHashable` just cannot say so.
+  let base: AnyHashable
+
+  @usableFromInline init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
+}
+
+/// The effect of a ``StoreComponent``: its steps apply ``State`` actions and see the state.
+public typealias StateEffect<Environment: Sendable, S: Sendable> = Effect<
+  Environment, S, State<S, Void>
+>
+
+/// The effect of a ``MooreComponent``: its steps send ``Inputs`` and see the machine's value.
+public typealias InputsEffect<Environment: Sendable, Message: Sendable, Value: Sendable> = Effect<
+  Environment, Value, Inputs<Message, Void>
+>

@@ -1,0 +1,42 @@
+/// A space of possible futures that an explorer can move through: a comonad together with the
+/// monad that pairs with it.
+///
+/// ``Store`` moves by ``State`` actions and shows its position to effects; ``Moore`` moves by
+/// ``Inputs`` and shows its value. ``StoreComponent`` and ``MooreComponent`` own one such space
+/// each and move it, one action at a time, with `select`.
+public protocol Space {
+  /// The actions that select the next future: the monad that pairs with this comonad.
+  associatedtype Action
+  /// What effects and hooks see of the space now: a store's state, a machine's value.
+  associatedtype Focus
+
+  /// What effects and hooks see of the space now.
+  var focus: Focus { get }
+
+  /// Moves to the future `action` selects: `self = select(action, self)`, in place.
+  mutating func select(_ action: Action)
+}
+
+extension Store: Space {
+  /// The store's position: the state.
+  @inlinable
+  public var focus: S { position }
+
+  /// Runs `action` at the position and moves there.
+  @inlinable
+  public mutating func select(_ action: State<S, Void>) {
+    action.apply(to: &position)
+  }
+}
+
+extension Moore: Space {
+  /// The machine's value now.
+  @inlinable
+  public var focus: A { value }
+
+  /// Feeds `action`'s inputs to the machine, in order.
+  @inlinable
+  public mutating func select(_ action: Inputs<I, Void>) {
+    self = run(action.inputs)
+  }
+}

@@ -1,0 +1,143 @@
+/// A component whose space is a ``Store``: a state, the view of every state, and a dispatcher
+/// that turns inputs into ``State`` actions: Bow Arch's `StoreComponent`.
+///
+/// ```swift
+/// let stepper = StoreComponent(
+///   initialState: 0, environment: (),
+///   dispatcher: StateDispatcher<Void, Int, StepperInput>.pure { input in
+///     switch input {
+///     case .tapDecrement: .modify { $0 - 1 }
+///     case .tapIncrement: .modify { $0 + 1 }
+///     }
+///   },
+///   render: { count, handle in StepperView(count: count, handle: handle) })
+/// stepper.send(.tapIncrement)
+/// stepper.view.count  // 1
+/// ```
+///
+/// The component owns its space. Inputs, from any thread, and the actions effects produce wait
+/// in one queue and are applied one at a time, in order, each to the state as it is then; an
+/// input sent while another is handled (by a view, an observer, another thread) is queued
+/// behind it, never nested. Views are rendered on demand: ``view``, and for observers.
+///
+/// A component stops when ``stop()`` is called or when it is released: running effects are
+/// cancelled, their late results dropped, later inputs ignored. Effects hold the component
+/// weakly, so a running timer never keeps it alive.
+public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sendable, View>:
+  Sendable
+{
+  @usableFromInline let explorer: Explorer<Environment, Store<S, View>, Input>
+  /// The `handle` every view is given: sends to this component, weakly.
+  public let handle: @Sendable (Input) -> Void
+
+  /// Creates a component showing `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - environment: What effects work with: services, storage, the clock.
+  ///   - dispatcher: Turns each input into the actions and effects that follow it.
+  ///   - executor: Where effects run; `nil` for the global concurrent executor.
+  ///   - render: The view of a state, given `handle` to send inputs with.
+  public convenience init(
+    initialState: S, environment: Environment,
+    dispatcher: StateDispatcher<Environment, S, Input>,
+    executor: (any TaskExecutor)? = nil,
+    render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
+  ) {
+    self.init(
+      initialState: initialState, environment: environment, dispatcher: dispatcher,
+      executor: executor, monitor: nil, render: render)
+  }
+
+  package init(
+    initialState: S, environment: Environment,
+    dispatcher: StateDispatcher<Environment, S, Input>,
+    executor: (any TaskExecutor)?,
+    monitor: (@Sendable (Handled<Store<S, View>, Input>) -> Void)?,
+    render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
+  ) {
+    let target = Target<Input>()
+    let handle: @Sendable (Input) -> Void = { target.send($0) }
+    explorer = Explorer(
+      space: Store(position: initialState) { render($0, handle) },
+      environment: environment, dispatcher: dispatcher, executor: executor, monitor: monitor)
+    self.handle = handle
+    target.connect(explorer)
+  }
+
+  deinit { explorer.stop() }
+
+  /// Sends `input`: handled now, or queued behind the message being handled.
+  ///
+  /// Safe from any thread or task, from views, observers and effects. Ignored after ``stop()``.
+  @inlinable
+  public func send(_ input: Input) { explorer.send(input) }
+
+  /// The space now: the state, and the view of every state.
+  public var space: Store<S, View> { explorer.space }
+
+  /// The state now.
+  ///
+  /// An input sent while another thread was handling the queue may not be applied yet;
+  /// ``idle()`` waits until it is.
+  public var state: S { explorer.space.position }
+
+  /// The view of the state now.
+  public var view: View { explorer.space.extract() }
+
+  /// Calls `observer` with the current view, then after every action applied.
+  ///
+  /// Observers are called outside the component's lock, one at a time, in the order they
+  /// subscribed; they may send.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
+    explorer.observe(initial: true, onlyOnChange: nil) { observer($0.extract()) }
+  }
+
+  /// Calls `hook` with the new state after every action applied, in order: what Bow Arch's
+  /// `EffectComponent.onEffect` meant to be, seeing the state the action produced rather than
+  /// the one the component started with.
+  @discardableResult
+  public func onEffect(_ hook: @escaping @Sendable (S) -> Void) -> Subscription {
+    explorer.observe(initial: false, onlyOnChange: nil) { hook($0.position) }
+  }
+
+  /// Stops the component: effects are cancelled, observers released, later inputs ignored.
+  ///
+  /// When `stop()` returns, no observer is called again and no late result is applied.
+  public func stop() { explorer.stop() }
+
+  /// Returns when nothing is queued or handled and no task effect is running.
+  ///
+  /// Streams (a timer, say) do not count: a component waiting only on them is idle. Returns at
+  /// once after ``stop()``.
+  public func idle() async { await explorer.idle() }
+}
+
+extension StoreComponent where S: Equatable {
+  /// Calls `observer` with the current view, then after every action that changed the state.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
+    explorer.observe(initial: true, onlyOnChange: { $0 == $1 }) { observer($0.extract()) }
+  }
+}
+
+/// Where a component's `handle` sends: set once, right after the component is built, before
+/// anyone can call it.
+final class Target<Input: Sendable>: @unchecked Sendable {
+  // @unchecked: `sink` is written once in the component's initializer, before `handle` is
+  // published; afterwards it is only read.
+  private weak var sink: (any InputSink<Input>)?
+
+  func connect(_ sink: some InputSink<Input>) { self.sink = sink }
+
+  func send(_ input: Input) { sink?.send(input) }
+}
+
+/// What a component's `handle` reaches: its explorer.
+protocol InputSink<Input>: AnyObject, Sendable {
+  associatedtype Input: Sendable
+  func send(_ input: Input)
+}
+
+extension Explorer: InputSink {}
