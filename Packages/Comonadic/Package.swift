@@ -4,10 +4,14 @@ import PackageDescription
 let package = Package(
   name: "Comonadic",
   platforms: [.macOS(.v15)],
-  products: [.library(name: "Comonadic", targets: ["Comonadic"])],
+  products: [
+    .library(name: "Comonadic", targets: ["Comonadic"]),
+    .library(name: "ComonadicTesting", targets: ["ComonadicTesting"]),
+  ],
   targets: [
     .target(name: "Comonadic"),
-    .testTarget(name: "ComonadicTests", dependencies: ["Comonadic"]),
+    .target(name: "ComonadicTesting", dependencies: ["Comonadic"]),
+    .testTarget(name: "ComonadicTests", dependencies: ["Comonadic", "ComonadicTesting"]),
   ]
 )
 

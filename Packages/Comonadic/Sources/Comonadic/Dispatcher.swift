@@ -19,7 +19,7 @@
 /// pure, and put work in effects.
 public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendable, Input>: Sendable
 {
-  @usableFromInline let plan: @Sendable (Input) -> Plan<Environment, Focus, Action>
+  @usableFromInline package let plan: @Sendable (Input) -> Plan<Environment, Focus, Action>
 
   @inlinable
   init(plan: @escaping @Sendable (Input) -> Plan<Environment, Focus, Action>) { self.plan = plan }
@@ -80,7 +80,7 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
 
 /// What a dispatcher makes of one input.
 @usableFromInline
-enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
+package enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
   case none
   case action(Action)
   case steps([Effect<Environment, Focus, Action>])

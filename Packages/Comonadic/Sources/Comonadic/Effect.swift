@@ -18,10 +18,10 @@
 /// the snapshot the work started from. A superseded, cancelled or stopped run's result is never
 /// applied, even when its code ignores cancellation.
 public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let kind: Kind
+  @usableFromInline package let kind: Kind
 
   @usableFromInline
-  enum Kind: Sendable {
+  package enum Kind: Sendable {
     case action(Action)
     case perform(@Sendable (Environment, Focus) -> Void)
     case task(EffectID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
@@ -197,10 +197,10 @@ final class MappedHost<Action: Sendable, Base: Sendable>: EffectHost {
 
 /// A user's effect id, type-erased.
 @usableFromInline
-struct EffectID: Hashable, @unchecked Sendable {
+package struct EffectID: Hashable, @unchecked Sendable {
   // @unchecked: built only from `some Hashable & Sendable` (see `init`), so the erased value is
   // Sendable; `AnyHashable` just cannot say so.
-  let base: AnyHashable
+  package let base: AnyHashable
 
   @usableFromInline init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
 }
