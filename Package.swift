@@ -5,7 +5,7 @@ import PackageDescription
 // the root exposes the same sources, so users can add this repository by URL and depend on one
 // product. An entry is added here when its package lands. Each brings its testing tool
 // (`<Name>Testing`) and its samples (`Sources/Samples/<Name>`, target `<Name>Samples`).
-let architectures: [String] = ["ElmStore", "IOLoop", "LayerCore", "MUE"]
+let architectures: [String] = ["Comonadic", "ElmStore", "IOLoop", "LayerCore", "MUE"]
 
 let architectureTargets: [Target] = architectures.flatMap { name -> [Target] in
   [
@@ -66,7 +66,7 @@ let package = Package(
     // Each architecture's samples under its own testing tool.
     .testTarget(
       name: "SampleTests",
-      dependencies: ["ArchitectureSpec"]
+      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline"]
         + architectures.flatMap { [.target(name: "\($0)Samples"), .target(name: "\($0)Testing")] }
     ),
     .testTarget(

@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import Baseline
+import ComonadicSamples
 import ElmStoreSamples
 import IOLoopSamples
 import LayerCoreSamples
@@ -39,6 +40,9 @@ public enum Catalog {
     Architecture(
       name: "layer-core", counter: .layerCore, stopwatch: .layerCore, weather: .layerCore,
       tally: LayerCoreTally.self),
+    Architecture(
+      name: "comonadic", counter: .comonadic, stopwatch: .comonadic, weather: .comonadic,
+      tally: ComonadicTally.self),
   ]
 
   /// What the benchmark runner measures: every architecture, then the bare reducer.

@@ -168,6 +168,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
         })
     case .cancel(let id):
       return Big(.cancel(id))
+    case .read(let next):
+      return .read { whole in next(whole[keyPath: state]).map(self.effect) }
     }
   }
 }

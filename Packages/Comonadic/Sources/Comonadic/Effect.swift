@@ -27,6 +27,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     case task(EffectID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
     case stream(EffectID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
     case cancel(EffectID)
+    case read(@Sendable (Focus) -> [Effect])
   }
 
   @inlinable
@@ -110,6 +111,19 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     _ operation: @escaping @Sendable (Environment, Focus, Send<Action>) async -> Void
   ) -> Effect {
     Effect(.stream(EffectID(id), operation))
+  }
+
+  /// The step that reads the state now and decides the steps that follow: a workflow whose
+  /// rest depends on what the steps before it did.
+  ///
+  /// ```swift
+  /// .workflow { intent in
+  ///   [.action(.mutate { $0.apply(intent) }),
+  ///    .read { state in state.changed ? [.task(id: Work.save) { env, _ in ... }] : [] }]
+  /// }
+  /// ```
+  public static func read(_ next: @escaping @Sendable (Focus) -> [Effect]) -> Effect {
+    Effect(.read(next))
   }
 
   /// The step that cancels the runs under `id`; their results, sent or queued, are dropped.

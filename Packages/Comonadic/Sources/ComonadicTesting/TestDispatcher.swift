@@ -39,7 +39,8 @@ public struct TestDispatcher<Environment: Sendable, S: Sendable, Input> {
     case .none: break
     case .action(let action): outcome.apply(action)
     case .steps(let steps):
-      for step in steps {
+      var steps = steps[...]
+      while let step = steps.popFirst() {
         switch step.kind {
         case .action(let action): outcome.apply(action)
         case .perform(let body): body(environment, outcome.state)
@@ -48,6 +49,7 @@ public struct TestDispatcher<Environment: Sendable, S: Sendable, Input> {
           return
         case .stream(let id, _): outcome.effects.append(.stream(id?.base))
         case .cancel(let id): outcome.effects.append(.cancel(id.base))
+        case .read(let next): steps = next(outcome.state)[...] + steps
         }
       }
     case .all(let plans): for plan in plans { run(plan, into: &outcome) }

@@ -114,6 +114,9 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .cancel(let id):
         let tasks = core.withLock { $0.remove(id) }
         for task in tasks { task.cancel() }
+      case .read(let next):
+        guard let focus = core.withLock({ $0.isStopped ? nil : $0.space.focus }) else { return }
+        steps = next(focus)[...] + steps
       }
     }
   }
@@ -224,10 +227,13 @@ where W.Action: Sendable, W.Focus: Sendable {
     case .input(let input):
       handle(input)
     case .result(let action, let token, let rest):
-      if let (next, waiting) = core.withLock({ $0.complete(token) }) {
-        launch(next, focus: waiting.focus, operation: waiting.operation, rest: waiting.rest)
-      }
+      let next = core.withLock { $0.complete(token) }
       if apply(action) { proceed(rest) }
+      // After the steps that follow this result (a log line, say): the next run under the id
+      // starts once this run's workflow has gone as far as it can.
+      if let (token, waiting) = next {
+        launch(token, focus: waiting.focus, operation: waiting.operation, rest: waiting.rest)
+      }
     case .sent(let action, _):
       _ = apply(action)
     case .subscribe(let observer, let initial):

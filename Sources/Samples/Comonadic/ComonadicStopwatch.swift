@@ -1,0 +1,67 @@
+import ArchitectureSpec
+import Comonadic
+
+/// The stopwatch as a Bow Arch component: its timer is a stream that sends a tick action at
+/// absolute deadlines until cancelled.
+public enum ComonadicStopwatch {
+  public struct State: Equatable, Sendable {
+    public var tenths = 0
+    public var isRunning = false
+    public var laps: [Int] = []
+
+    public init() {}
+  }
+
+  public enum Work: Sendable { case timer }
+
+  public typealias Dispatcher = StateDispatcher<StopwatchEnvironment, State, StopwatchIntent>
+
+  public static let dispatcher = Dispatcher.workflow { intent in
+    switch intent {
+    case .start:
+      [.read { $0.isRunning ? [] : [.action(.mutate { $0.isRunning = true }), timer] }]
+    case .stop:
+      [.read { $0.isRunning ? [.cancel(id: Work.timer), .action(.mutate { $0.isRunning = false })] : [] }]
+    case .reset:
+      [.cancel(id: Work.timer), .action(.set(State()))]
+    case .lap:
+      [.action(.mutate { if $0.isRunning { $0.laps.append($0.tenths) } })]
+    }
+  }
+
+  /// Ticks at start + k × 100 ms, k = 1, 2, …: absolute deadlines, so nothing drifts (S2).
+  static let timer = StateEffect<StopwatchEnvironment, State>.stream(id: Work.timer) {
+    environment, _, send in
+    await ticks(every: StopwatchApp.tickInterval, on: environment.clock) {
+      send(.mutate { $0.tenths += 1 })
+    }
+  }
+
+  public static func render(
+    _ state: State, _ handle: @escaping @Sendable (StopwatchIntent) -> Void
+  ) -> StopwatchView {
+    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+  }
+
+  public typealias Component = StoreComponent<
+    StopwatchEnvironment, State, StopwatchIntent, StopwatchView
+  >
+
+  public static func component(environment: StopwatchEnvironment) -> Component {
+    Component(
+      initialState: State(), environment: environment, dispatcher: dispatcher,
+      executor: environment.executor, render: render)
+  }
+}
+
+/// Calls `tick` at now + k × `interval`, k = 1, 2, …, until cancelled.
+private func ticks<C: Clock<Duration>>(
+  every interval: Duration, on clock: C, _ tick: () -> Void
+) async {
+  var deadline = clock.now
+  while true {
+    deadline = deadline.advanced(by: interval)
+    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+    tick()
+  }
+}
