@@ -15,8 +15,9 @@
 /// is several steps, run in order, each one a visible update). ``widen(transformEnvironment:transformState:transformInput:)``,
 /// ``contramap(_:)`` and ``combine(_:)`` build dispatchers from others.
 ///
-/// The function you give is called on the component's queue, one input at a time; keep it
-/// pure, and put work in effects.
+/// The function you give must be pure: it is called by whoever sends the input, possibly on
+/// several threads at once, before the input takes its turn in the queue. Work goes in effects;
+/// decisions that need the state go in actions and ``Effect/read(_:)`` steps, which run in turn.
 public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendable, Input>: Sendable
 {
   @usableFromInline package let plan: @Sendable (Input) -> Plan<Environment, Focus, Action>

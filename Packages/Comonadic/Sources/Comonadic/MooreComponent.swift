@@ -38,8 +38,7 @@ public final class MooreComponent<
   ) {
     let target = Target<Input>()
     explorer = Explorer(
-      space: machine, environment: environment, dispatcher: dispatcher, executor: executor,
-      monitor: nil)
+      space: machine, environment: environment, dispatcher: dispatcher, executor: executor)
     self.render = render
     handle = { target.send($0) }
     target.connect(explorer)

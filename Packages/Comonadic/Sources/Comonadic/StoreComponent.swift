@@ -38,29 +38,17 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   ///   - dispatcher: Turns each input into the actions and effects that follow it.
   ///   - executor: Where effects run; `nil` for the global concurrent executor.
   ///   - render: The view of a state, given `handle` to send inputs with.
-  public convenience init(
+  public init(
     initialState: S, environment: Environment,
     dispatcher: StateDispatcher<Environment, S, Input>,
     executor: (any TaskExecutor)? = nil,
-    render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
-  ) {
-    self.init(
-      initialState: initialState, environment: environment, dispatcher: dispatcher,
-      executor: executor, monitor: nil, render: render)
-  }
-
-  package init(
-    initialState: S, environment: Environment,
-    dispatcher: StateDispatcher<Environment, S, Input>,
-    executor: (any TaskExecutor)?,
-    monitor: (@Sendable (Handled<Store<S, View>, Input>) -> Void)?,
     render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
   ) {
     let target = Target<Input>()
     let handle: @Sendable (Input) -> Void = { target.send($0) }
     explorer = Explorer(
       space: Store(position: initialState) { render($0, handle) },
-      environment: environment, dispatcher: dispatcher, executor: executor, monitor: monitor)
+      environment: environment, dispatcher: dispatcher, executor: executor)
     self.handle = handle
     target.connect(explorer)
   }

@@ -9,15 +9,15 @@ import Testing
     // A run's result can arrive while the input that supersedes the run is being handled; the
     // run stays registered until its result is handled, so superseding it drops the result.
     var core = TestCore(space: Store(position: 0) { $0 })
-    _ = core.enqueue(.input(1))
+    _ = core.enqueue(.plan(.none))
     let (first, _) = core.register(EffectID("work"), isFinite: true, replacing: true)
     _ = core.enqueue(.result(.set(10), token: first, rest: []))
-    _ = core.enqueue(.input(2))
+    _ = core.enqueue(.plan(.none))
     let (second, superseded) = core.register(EffectID("work"), isFinite: true, replacing: true)
     #expect(superseded.isEmpty)  // no task attached in this test
     #expect(first != second)
     #expect(core.queue.count == 2)
-    #expect(core.queue.allSatisfy { if case .input = $0 { true } else { false } })
+    #expect(core.queue.allSatisfy { if case .plan = $0 { true } else { false } })
     #expect(core.finiteRuns == 1)
   }
 

@@ -18,7 +18,8 @@ struct Observer<Value>: Sendable {
 @usableFromInline
 enum Message<Environment: Sendable, W: Space & Sendable, Input: Sendable>: Sendable
 where W.Action: Sendable, W.Focus: Sendable {
-  case input(Input)
+  /// What the dispatcher made of an input, which the sender worked out before queueing it.
+  case plan(Plan<Environment, W.Focus, W.Action>)
   /// An effect's action, and the steps of its workflow that follow it.
   case result(W.Action, token: Int, rest: ArraySlice<Effect<Environment, W.Focus, W.Action>>)
   /// An action a stream sent.
@@ -151,7 +152,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       let kept = queue[head...].filter {
         switch $0 {
         case .result(_, let from, _), .sent(_, let from): from != token
-        case .input, .subscribe: true
+        case .plan, .subscribe: true
         }
       }
       queue.removeSubrange(head...)

@@ -20,47 +20,46 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
   let environment: Environment
   let executor: (any TaskExecutor)?
-  /// Called with each handled message and the space after it: the testing tools' window.
-  @usableFromInline let monitor: (@Sendable (Handled<W, Input>) -> Void)?
   private let nextObserverID = Lock(0)
 
   init(
     space: W, environment: Environment,
     dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>,
-    executor: (any TaskExecutor)?, monitor: (@Sendable (Handled<W, Input>) -> Void)?
+    executor: (any TaskExecutor)?
   ) {
     core = Lock(Core(space: space))
     self.environment = environment
     self.dispatcher = dispatcher
     self.executor = executor
-    self.monitor = monitor
   }
 
   deinit { stop() }
 
   var space: W { core.withLock { $0.space } }
 
-  /// Queues `input`, and handles the queue if nobody is.
+  /// Handles `input` now, or queues it behind the message being handled.
+  ///
+  /// The dispatcher is a pure function of the input, so the sender runs it before taking the
+  /// lock: an input that is one action, with nobody watching, is applied in one critical
+  /// section. What it makes of the input still takes its turn in the queue.
   @inlinable
   func send(_ input: Input) {
-    core.lock()
-    if core.value.pointee.isStopped { return core.unlock() }
-    if core.value.pointee.isDraining {
-      core.value.pointee.queue.append(.input(input))
-      return core.unlock()
-    }
-    core.value.pointee.isDraining = true
-    core.unlock()
-    handle(input)
-    drain()
-  }
-
-  /// Runs what the dispatcher makes of `input`.
-  @inlinable
-  func handle(_ input: Input) {
     let plan = dispatcher.plan(input)
-    if let monitor { monitor(.input(input)) }
+    core.lock()
+    let core = self.core.value
+    if core.pointee.isStopped { return self.core.unlock() }
+    if core.pointee.isDraining {
+      core.pointee.queue.append(.plan(plan))
+      return self.core.unlock()
+    }
+    if case .action(let action) = plan, core.pointee.observers.isEmpty {
+      core.pointee.space.select(action)
+      return self.core.unlock()
+    }
+    core.pointee.isDraining = true
+    self.core.unlock()
     execute(plan)
+    drain()
   }
 
   @inlinable
@@ -81,7 +80,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.unlock()
       return false
     }
-    if core.value.pointee.observers.isEmpty && monitor == nil {
+    if core.value.pointee.observers.isEmpty {
       core.value.pointee.space.select(action)
       core.unlock()
       return true
@@ -90,7 +89,6 @@ where W.Action: Sendable, W.Focus: Sendable {
     let space = core.value.pointee.space
     let observers = core.value.pointee.observers
     core.unlock()
-    if let monitor { monitor(.applied(space)) }
     for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
     return true
   }
@@ -224,8 +222,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline
   func handle(_ message: Message<Environment, W, Input>) {
     switch message {
-    case .input(let input):
-      handle(input)
+    case .plan(let plan):
+      execute(plan)
     case .result(let action, let token, let rest):
       let next = core.withLock { $0.complete(token) }
       if apply(action) { proceed(rest) }
@@ -283,15 +281,6 @@ where W.Action: Sendable, W.Focus: Sendable {
       if isIdle { continuation.resume() }
     }
   }
-}
-
-/// What an explorer's monitor sees: an input handed to the dispatcher, then each space an
-/// action produced.
-@usableFromInline
-package enum Handled<W: Space & Sendable, Input: Sendable>: Sendable
-where W.Action: Sendable, W.Focus: Sendable {
-  case input(Input)
-  case applied(W)
 }
 
 /// A handle to stop observing a component.
