@@ -27,16 +27,19 @@ import Testing
   }
 
   @Test func counterLoadsOnAppearAndIgnoresIntentsUntilLoaded() {
-    counter.expect(.appear, from: ComonadicCounter.State(), effects: [.task(id: ComonadicCounter.Work.load)])
+    counter.expect(
+      .appear, from: ComonadicCounter.State(), effects: [.task(id: ComonadicCounter.Work.load)])
     counter.expect(.intent(.increment), from: ComonadicCounter.State())
     #expect(recorder.drain() == [])
   }
 
   @Test func counterSavesAChangedCountAndNothingElse() {
-    counter.expect(.intent(.increment), from: loaded, {
-      $0.count = 4
-      $0.countToSave = 4
-    }, effects: [.task(id: ComonadicCounter.Work.save)])
+    counter.expect(
+      .intent(.increment), from: loaded,
+      {
+        $0.count = 4
+        $0.countToSave = 4
+      }, effects: [.task(id: ComonadicCounter.Work.save)])
     var empty = loaded
     empty.count = 0
     counter.expect(.intent(.decrement), from: empty)
@@ -47,11 +50,15 @@ import Testing
       ComonadicStopwatch.dispatcher, environment: StopwatchEnvironment(clock: VirtualClock()))
     var running = ComonadicStopwatch.State()
     running.isRunning = true
-    stopwatch.expect(.start, from: ComonadicStopwatch.State(), { $0.isRunning = true },
+    stopwatch.expect(
+      .start, from: ComonadicStopwatch.State(), { $0.isRunning = true },
       effects: [.stream(id: ComonadicStopwatch.Work.timer)])
     stopwatch.expect(.start, from: running)
-    stopwatch.expect(.stop, from: running, { $0.isRunning = false }, effects: [.cancel(id: ComonadicStopwatch.Work.timer)])
-    stopwatch.expect(.reset, from: running, { $0 = ComonadicStopwatch.State() },
+    stopwatch.expect(
+      .stop, from: running, { $0.isRunning = false },
+      effects: [.cancel(id: ComonadicStopwatch.Work.timer)])
+    stopwatch.expect(
+      .reset, from: running, { $0 = ComonadicStopwatch.State() },
       effects: [.cancel(id: ComonadicStopwatch.Work.timer)])
   }
 }
@@ -63,13 +70,15 @@ import Testing
       initialState: ComonadicStopwatch.State(),
       environment: StopwatchEnvironment(clock: clock),
       dispatcher: ComonadicStopwatch.dispatcher, render: ComonadicStopwatch.render)
-    await harness.send(.start, renders: [StopwatchView(elapsedTenths: 0, isRunning: true, lapTenths: [])])
+    await harness.send(
+      .start, renders: [StopwatchView(elapsedTenths: 0, isRunning: true, lapTenths: [])])
     clock.advance(by: .milliseconds(250))
     await harness.renders([
       StopwatchView(elapsedTenths: 1, isRunning: true, lapTenths: []),
       StopwatchView(elapsedTenths: 2, isRunning: true, lapTenths: []),
     ])
-    await harness.send(.stop, renders: [StopwatchView(elapsedTenths: 2, isRunning: false, lapTenths: [])])
+    await harness.send(
+      .stop, renders: [StopwatchView(elapsedTenths: 2, isRunning: false, lapTenths: [])])
     clock.advance(by: .seconds(1))
     await harness.finish()
   }

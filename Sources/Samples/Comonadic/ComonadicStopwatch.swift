@@ -21,7 +21,11 @@ public enum ComonadicStopwatch {
     case .start:
       [.read { $0.isRunning ? [] : [.action(.mutate { $0.isRunning = true }), timer] }]
     case .stop:
-      [.read { $0.isRunning ? [.cancel(id: Work.timer), .action(.mutate { $0.isRunning = false })] : [] }]
+      [
+        .read {
+          $0.isRunning ? [.cancel(id: Work.timer), .action(.mutate { $0.isRunning = false })] : []
+        }
+      ]
     case .reset:
       [.cancel(id: Work.timer), .action(.set(State()))]
     case .lap:

@@ -94,7 +94,9 @@ public typealias StateDispatcher<Environment: Sendable, S: Sendable, Input> = Di
 >
 
 /// The dispatcher of a ``MooreComponent``: inputs become ``Inputs`` for the machine.
-public typealias InputsDispatcher<Environment: Sendable, Message: Sendable, Value: Sendable, Input> =
+public typealias InputsDispatcher<
+  Environment: Sendable, Message: Sendable, Value: Sendable, Input
+> =
   Dispatcher<Environment, Value, Inputs<Message, Void>, Input>
 
 extension Dispatcher {

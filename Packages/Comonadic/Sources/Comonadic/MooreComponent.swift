@@ -85,8 +85,7 @@ extension MooreComponent where Value: Equatable {
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
     let (render, handle) = (render, handle)
-    return explorer.observe(initial: true, onlyOnChange: { $0 == $1 }) {
-      observer(render($0.value, handle))
-    }
+    return explorer.observe(
+      initial: true, onlyOnChange: { $0 == $1 }, { observer(render($0.value, handle)) })
   }
 }

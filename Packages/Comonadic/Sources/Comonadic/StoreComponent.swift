@@ -106,7 +106,7 @@ extension StoreComponent where S: Equatable {
   /// Calls `observer` with the current view, then after every action that changed the state.
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
-    explorer.observe(initial: true, onlyOnChange: { $0 == $1 }) { observer($0.extract()) }
+    explorer.observe(initial: true, onlyOnChange: { $0 == $1 }, { observer($0.extract()) })
   }
 }
 

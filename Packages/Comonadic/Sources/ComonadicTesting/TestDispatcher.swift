@@ -83,7 +83,8 @@ extension TestDispatcher where S: Equatable {
       Issue.record(
         Comment(
           rawValue: "Effects of \(input) differ (− expected, + actual):\n"
-            + difference(expected: effects.map(\.description), actual: outcome.effects.map(\.description))
+            + difference(
+              expected: effects.map(\.description), actual: outcome.effects.map(\.description))
         ),
         sourceLocation: sourceLocation)
     }

@@ -35,11 +35,15 @@ struct Settings: Sendable {
     let left = stepper.widen(
       transformEnvironment: { (settings: Settings) in settings.leftStep },
       transformState: \Screen.left,
-      transformInput: { (input: ScreenInput) in if case .left(let step) = input { step } else { nil } })
+      transformInput: { (input: ScreenInput) in
+        if case .left(let step) = input { step } else { nil }
+      })
     let right = stepper.widen(
       transformEnvironment: { (settings: Settings) in settings.rightStep },
       transformState: \Screen.right,
-      transformInput: { (input: ScreenInput) in if case .right(let step) = input { step } else { nil } })
+      transformInput: { (input: ScreenInput) in
+        if case .right(let step) = input { step } else { nil }
+      })
     let screen = StoreComponent(
       initialState: Screen(), environment: Settings(leftStep: 1, rightStep: 10),
       dispatcher: left.combine(right), render: { state, _ in state })
@@ -63,7 +67,10 @@ struct Settings: Sendable {
     }
     let count = StateDispatcher<Void, Screen, ScreenInput>.pure { input in
       guard case .left = input else { return .none }
-      return .mutate { $0.left += 1; $0.log.append("count") }
+      return .mutate {
+        $0.left += 1
+        $0.log.append("count")
+      }
     }
     let screen = StoreComponent(
       initialState: Screen(), environment: (), dispatcher: count.combine(log),
@@ -91,7 +98,9 @@ struct Settings: Sendable {
     let left = stepper.widen(
       transformEnvironment: { (settings: Settings) in settings.leftStep },
       transformState: \Screen.left,
-      transformInput: { (input: ScreenInput) in if case .left(let step) = input { step } else { nil } })
+      transformInput: { (input: ScreenInput) in
+        if case .left(let step) = input { step } else { nil }
+      })
     let screen = StoreComponent(
       initialState: Screen(), environment: Settings(leftStep: 2, rightStep: 0),
       dispatcher: left, render: { state, _ in state })

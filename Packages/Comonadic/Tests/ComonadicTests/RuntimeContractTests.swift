@@ -148,10 +148,12 @@ func component(
     let gate = Gate()
     let component = component { n in
       n == 1
-        ? [.task(id: "work") { _, _ in
-          await gate.wait()
-          return record("late")
-        }]
+        ? [
+          .task(id: "work") { _, _ in
+            await gate.wait()
+            return record("late")
+          }
+        ]
         : [.cancel(id: "work")]
     }
     component.send(.work(1))
@@ -195,10 +197,12 @@ func component(
   @Test func aResultArrivingAfterStopIsNeverApplied() async {
     let gate = Gate()
     let component = component { _ in
-      [.task { _, _ in
-        await gate.wait()
-        return record("late")
-      }]
+      [
+        .task { _, _ in
+          await gate.wait()
+          return record("late")
+        }
+      ]
     }
     let views = Recorder<Model>()
     component.subscribe { views.append($0) }
@@ -239,10 +243,12 @@ func component(
     let component = component { n in
       n == 1
         ? [.stream(id: "timer") { _, _, _ in for await _ in AsyncStream<Void>.never {} }]
-        : [.task { _, _ in
-          await gate.wait()
-          return record("done")
-        }]
+        : [
+          .task { _, _ in
+            await gate.wait()
+            return record("done")
+          }
+        ]
     }
     component.send(.work(1))
     await component.idle()  // only the stream runs: idle at once

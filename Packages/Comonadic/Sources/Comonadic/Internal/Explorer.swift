@@ -11,7 +11,8 @@
 /// (and what is queued meanwhile); everyone else only queues, so nothing nests and a chain of
 /// inputs sent from observers never grows the stack.
 @usableFromInline
-final class Explorer<Environment: Sendable, W: Space & Sendable, Input: Sendable>: EffectHost, Sendable
+final class Explorer<Environment: Sendable, W: Space & Sendable, Input: Sendable>: EffectHost,
+  Sendable
 where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Action = W.Action
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
@@ -235,11 +236,12 @@ where W.Action: Sendable, W.Focus: Sendable {
     case .sent(let action, _):
       _ = apply(action)
     case .subscribe(let observer, let initial):
-      guard let space = core.withLock({ core -> W? in
-        guard !core.isStopped else { return nil }
-        core.observers.append(observer)
-        return core.space
-      })
+      guard
+        let space = core.withLock({ core -> W? in
+          guard !core.isStopped else { return nil }
+          core.observers.append(observer)
+          return core.space
+        })
       else { return }
       if initial { observer.notify(space) }
     }
