@@ -128,6 +128,7 @@ public enum EffectStep: Hashable, CustomStringConvertible {
   /// A task without an id.
   public static var task: EffectStep { .task(nil) }
 
+  /// How a failure message names the step: `task(id: save)`.
   public var description: String {
     switch self {
     case .task(let id?): "task(id: \(id.base))"
