@@ -1,4 +1,5 @@
 import Comonadic
+import ComonadicTesting
 import Synchronization
 import Testing
 
@@ -282,6 +283,42 @@ func component(
     component.send(.work(1))
     await component.idle()
     #expect(component.state.results == ["failed: true"])
+  }
+
+  @Test func aReadStepDecidesTheRestFromTheStateItsPredecessorsMade() async {
+    let component = component { n in
+      [
+        .action(.mutate { $0.count += n }),
+        .read { model in model.count > 1 ? [.action(record("big \(model.count)"))] : [] },
+      ]
+    }
+    component.send(.work(1))
+    component.send(.work(1))
+    #expect(component.state.results == ["big 2"])
+  }
+
+  @Test func noResultLandsAndNoStepRunsAfterStop() async {
+    // On the harness's executor, so `renders` returns only once the task has finished.
+    let gate = Gate()
+    let performed = Recorder<String>()
+    let harness = ComponentHarness(
+      initialState: Model(), environment: (),
+      dispatcher: StateDispatcher<Void, Model, Tap>.workflow { _ in
+        [
+          .task { _, _ in
+            await gate.wait()
+            return record("late")
+          },
+          .perform { _, _ in performed.append("after the task") },
+        ]
+      },
+      render: { model, _ in model })
+    await harness.send(.work(1), renders: [])
+    harness.component.stop()
+    gate.open()
+    await harness.renders([])
+    #expect(harness.state == Model())
+    #expect(performed.all == [])
   }
 
   @Test func eachStepOfAWorkflowIsAVisibleUpdate() async {
