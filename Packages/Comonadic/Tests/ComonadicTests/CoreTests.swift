@@ -25,7 +25,8 @@ import Testing
     var core = TestCore(space: Store(position: 0) { $0 })
     let (first, _) = core.register(EffectID("save"), isFinite: true, replacing: false)
     core.waiting[EffectID("save")] = [Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: [])]
-    let next = core.complete(first)
+    let (isLive, next) = core.complete(first)
+    #expect(isLive)
     #expect(next?.waiting.focus == 1)
     #expect(core.runs.count == 1)
     #expect(core.waiting.isEmpty)

@@ -111,9 +111,10 @@ where W.Action: Sendable, W.Focus: Sendable {
     return idleWaiters
   }
 
-  /// Whether a run under `id` is going (or its result still queued).
+  /// Whether a task under `id` is going (or its result still queued). Streams do not count:
+  /// they never complete, so nothing could wait for them.
   func isRunning(_ id: EffectID) -> Bool {
-    runs.values.contains { $0.id == id }
+    runs.values.contains { $0.id == id && $0.isFinite }
   }
 
   /// Registers a new run; returns its token and the tasks of the runs it replaces.
@@ -161,17 +162,36 @@ where W.Action: Sendable, W.Focus: Sendable {
     return run.task
   }
 
-  /// Ends run `token` whose result is being handled, and takes the next run waiting under its
-  /// id, registered, if any.
+  /// Ends run `token` whose result is being handled; returns whether it was still live, and
+  /// the next run waiting under its id, registered, if any.
   mutating func complete(_ token: Int) -> (
-    token: Int, waiting: Waiting<Environment, W.Focus, W.Action>
-  )? {
-    guard let run = runs.removeValue(forKey: token) else { return nil }
+    isLive: Bool, next: (token: Int, waiting: Waiting<Environment, W.Focus, W.Action>)?
+  ) {
+    guard let run = runs.removeValue(forKey: token) else { return (false, nil) }
     if run.isFinite { finiteRuns -= 1 }
-    guard let id = run.id, var queued = waiting[id], !queued.isEmpty else { return nil }
+    guard let id = run.id, var queued = waiting[id], !queued.isEmpty else { return (true, nil) }
     let next = queued.removeFirst()
     waiting[id] = queued.isEmpty ? nil : queued
-    return (register(id, isFinite: true, replacing: false).token, next)
+    return (true, (register(id, isFinite: true, replacing: false).token, next))
+  }
+
+  /// Ends stream `token`, which returned on its own: what it sent stays queued.
+  mutating func end(token: Int) {
+    if let run = runs.removeValue(forKey: token), run.isFinite { finiteRuns -= 1 }
+  }
+
+  /// Takes the next queued message, dropping the handled ones now and then so a drain that
+  /// never ends (a fast stream, observers that keep sending) does not keep them all.
+  @inlinable
+  mutating func next() -> Message<Environment, W, Input>? {
+    guard !isStopped, head < queue.count else { return nil }
+    let message = queue[head]
+    head += 1
+    if head >= 1024, head * 2 >= queue.count {
+      queue.removeFirst(head)
+      head = 0
+    }
+    return message
   }
 
   /// Stops for good: returns every task to cancel and every waiter to resume.

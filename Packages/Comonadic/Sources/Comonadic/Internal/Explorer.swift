@@ -149,6 +149,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   ) {
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
+      // A run cancelled before its task started (by a later step, or stop) does nothing.
+      guard self?.isLive(token) ?? false else { return }
       let action = await operation(environment, focus)
       self?.finish(token, with: action, rest: rest)
     }
@@ -178,13 +180,9 @@ where W.Action: Sendable, W.Focus: Sendable {
     let send = Send(host: self, token: token)
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
+      guard send.isActive else { return }
       await operation(environment, focus, send)
-      guard let self else { return }
-      let waiters = self.core.withLock { core in
-        _ = core.remove(token: token)
-        return core.takeIdleWaiters()
-      }
-      for waiter in waiters { waiter.resume() }
+      self?.core.withLock { $0.end(token: token) }
     }
     if !core.withLock({ $0.attach(task, to: token) }) { task.cancel() }
     return true
@@ -207,14 +205,12 @@ where W.Action: Sendable, W.Focus: Sendable {
     while true {
       core.lock()
       let core = self.core.value
-      if core.pointee.isStopped || core.pointee.head >= core.pointee.queue.count {
+      guard let message = core.pointee.next() else {
         let waiters = core.pointee.endDrain()
         self.core.unlock()
         for waiter in waiters { waiter.resume() }
         return
       }
-      let message = core.pointee.queue[core.pointee.head]
-      core.pointee.head += 1
       self.core.unlock()
       handle(message)
     }
@@ -226,8 +222,8 @@ where W.Action: Sendable, W.Focus: Sendable {
     case .plan(let plan):
       execute(plan)
     case .result(let action, let token, let rest):
-      let next = core.withLock { $0.complete(token) }
-      if apply(action) { proceed(rest) }
+      let (isLive, next) = core.withLock { $0.complete(token) }
+      if isLive, apply(action) { proceed(rest) }
       // After the steps that follow this result (a log line, say): the next run under the id
       // starts once this run's workflow has gone as far as it can.
       if let (token, waiting) = next {
