@@ -3,7 +3,7 @@ import Testing
 @testable import Comonadic
 
 @Suite struct CoreQueue {
-  typealias TestCore = Core<Void, Store<Int, Int>, Int>
+  typealias TestCore = Core<Void, Store<Int, Int>>
 
   @Test func aResultQueuedBeforeItsRunIsSupersededIsDropped() {
     // A run's result can arrive while the input that supersedes the run is being handled; the

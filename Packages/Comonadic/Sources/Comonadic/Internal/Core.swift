@@ -16,7 +16,7 @@ struct Observer<Value>: Sendable {
 
 /// What waits in the explorer's queue.
 @usableFromInline
-enum Message<Environment: Sendable, W: Space & Sendable, Input: Sendable>: Sendable
+enum Message<Environment: Sendable, W: Space & Sendable>: Sendable
 where W.Action: Sendable, W.Focus: Sendable {
   /// What the dispatcher made of an input, which the sender worked out before queueing it.
   case plan(Plan<Environment, W.Focus, W.Action>)
@@ -47,7 +47,7 @@ struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendab
 /// Everything an explorer guards with its lock: the space it owns and its queue, observers and
 /// runs. A plain state machine; the explorer acts on what it returns after unlocking.
 @usableFromInline
-struct Core<Environment: Sendable, W: Space & Sendable, Input: Sendable>
+struct Core<Environment: Sendable, W: Space & Sendable>
 where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
@@ -55,11 +55,12 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline var isDraining = false
   @usableFromInline var isStopped = false
   @usableFromInline var observers: [Observer<W>] = []
-  @usableFromInline var queue: [Message<Environment, W, Input>] = []
+  @usableFromInline var queue: [Message<Environment, W>] = []
   @usableFromInline var head = 0
   @usableFromInline var runs: [Int: Run] = [:]
   @usableFromInline var waiting: [EffectID: [Waiting<Environment, W.Focus, W.Action>]] = [:]
   @usableFromInline var nextToken = 1
+  @usableFromInline var nextObserverID = 0
   @usableFromInline var finiteRuns = 0
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
   /// The focus's `==`, once an observer wants only changes.
@@ -72,7 +73,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Appends `message`, and returns whether the caller must drain the queue.
   @inlinable
-  mutating func enqueue(_ message: Message<Environment, W, Input>) -> Bool {
+  mutating func enqueue(_ message: Message<Environment, W>) -> Bool {
     guard !isStopped else { return false }
     queue.append(message)
     guard !isDraining else { return false }
@@ -183,7 +184,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Takes the next queued message, dropping the handled ones now and then so a drain that
   /// never ends (a fast stream, observers that keep sending) does not keep them all.
   @inlinable
-  mutating func next() -> Message<Environment, W, Input>? {
+  mutating func next() -> Message<Environment, W>? {
     guard !isStopped, head < queue.count else { return nil }
     let message = queue[head]
     head += 1

@@ -17,11 +17,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Action = W.Action
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
-  @usableFromInline let core: Lock<Core<Environment, W, Input>>
+  @usableFromInline let core: Lock<Core<Environment, W>>
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
   let environment: Environment
   let executor: (any TaskExecutor)?
-  private let nextObserverID = Lock(0)
 
   init(
     space: W, environment: Environment,
@@ -217,7 +216,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   @usableFromInline
-  func handle(_ message: Message<Environment, W, Input>) {
+  func handle(_ message: Message<Environment, W>) {
     switch message {
     case .plan(let plan):
       execute(plan)
@@ -248,14 +247,12 @@ where W.Action: Sendable, W.Focus: Sendable {
     initial: Bool, onlyOnChange isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?,
     _ notify: @escaping @Sendable (W) -> Void
   ) -> Subscription {
-    let id = nextObserverID.withLock { id in
-      id += 1
-      return id
-    }
-    let observer = Observer(id: id, onlyOnChange: isEqual != nil, notify: notify)
-    let mustDrain = core.withLock { core in
+    let (id, mustDrain) = core.withLock { core in
+      core.nextObserverID += 1
+      let observer = Observer(
+        id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify)
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
-      return core.enqueue(.subscribe(observer, initial: initial))
+      return (observer.id, core.enqueue(.subscribe(observer, initial: initial)))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
