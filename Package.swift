@@ -55,7 +55,13 @@ let package = Package(
         + architectures.map { .target(name: "\($0)Samples") },
       path: "Sources/Samples/Catalog"
     ),
-    .executableTarget(name: "arch", dependencies: ["ArchitectureSpec", "Samples", "Workloads"]),
+    // The samples' live environment: file storage, Open-Meteo over URLSession, recorded responses.
+    .target(name: "LiveEnvironment", dependencies: ["ArchitectureSpec"]),
+    // The samples as terminal screens: keys, scripts, raw mode, the interactive loop.
+    .target(name: "Console", dependencies: ["ArchitectureSpec"]),
+    .executableTarget(
+      name: "arch",
+      dependencies: ["ArchitectureSpec", "Console", "LiveEnvironment", "Samples", "Workloads"]),
     .testTarget(
       name: "ArchitectureSpecTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"],
@@ -68,6 +74,11 @@ let package = Package(
       name: "SampleTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline"]
         + architectures.flatMap { [.target(name: "\($0)Samples"), .target(name: "\($0)Testing")] }
+    ),
+    // The live environment against a server on 127.0.0.1 and real files; `arch run` scripts.
+    .testTarget(
+      name: "LiveTests",
+      dependencies: ["ArchitectureSpec", "Console", "LiveEnvironment", "Samples"]
     ),
     .testTarget(
       name: "ConformanceTests",

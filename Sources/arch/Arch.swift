@@ -18,6 +18,8 @@ enum Arch {
                       architecture, the baseline and the bare reducer, interleaved; print the
                       median ns per operation, its 95% interval and the ratios.
       measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
+      run APP         Run an app live in the terminal: real file storage, the real clock,
+                      Open-Meteo over HTTP. Keys are shown on screen; Escape or Ctrl-C quits.
 
     OPTIONS (conformance):
       --app A             counter, stopwatch or weather (default: all)
@@ -37,6 +39,18 @@ enum Arch {
     OPTIONS (measure):
       --architecture X    the contestant, or bare (required)
       --operations N      how many operations (required)
+
+    OPTIONS (run):
+      --architecture X    the architecture to run (required)
+      --keys SCRIPT       no terminal: press these keys, print each distinct screen. Every
+                          character is a key; <enter> <tab> <bs> <up> <down> <esc> <space>
+                          <ctrl-r> name keys; {300ms} or {1.5s} waits on the real clock
+      --storage PATH      counter: the count's file (default: DATA/swift-unidirectional-
+                          architectures/counter.txt, DATA being $XDG_DATA_HOME or ~/.local/share)
+      --weather W         weather: live (Open-Meteo) or fixtures (recorded responses, offline)
+      --geocoding-url U   weather: the geocoding server (default: https://geocoding-api.open-meteo.com)
+      --forecast-url U    weather: the forecast server (default: https://api.open-meteo.com)
+      --timeout SECONDS   weather: the limit per request (default: 10)
 
     OPTIONS (trace):
       --architecture X    the architecture to run (required)
@@ -69,6 +83,7 @@ enum Arch {
       case "trace": return try await TraceCommand(&arguments).run()
       case "compare": return try await CompareCommand(&arguments).run()
       case "measure": return try await MeasureCommand(&arguments).run()
+      case "run": return try await RunCommand(&arguments).run()
       case "list":
         try arguments.finish()
         ListCommand.run()
@@ -104,9 +119,9 @@ struct Arguments {
   }
 
   /// Removes and returns the value of `--name`, if present.
-  mutating func option(_ name: String) throws -> String? {
+  mutating func option(_ name: String, allowingDashes: Bool = false) throws -> String? {
     guard let index = rest.firstIndex(of: name) else { return nil }
-    guard index + 1 < rest.count, !rest[index + 1].hasPrefix("--") else {
+    guard index + 1 < rest.count, allowingDashes || !rest[index + 1].hasPrefix("--") else {
       throw UsageError("\(name) needs a value")
     }
     defer { rest.removeSubrange(index...index + 1) }

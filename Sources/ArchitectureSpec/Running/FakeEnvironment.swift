@@ -46,13 +46,7 @@ public final class FakeEnvironment: Sendable {
   /// Loops because `idle()` may let more work run on the executor, and that work may again
   /// make the driver busy.
   public func settle<App>(_ driver: (any AppDriver<App>)?) async {
-    while true {
-      await executor.quiescence()
-      let mark = executor.completedJobs
-      await driver?.idle()
-      await executor.quiescence()
-      if executor.completedJobs == mark { return }
-    }
+    await executor.settle(driver)
   }
 
   /// Ends the run: fails calls still pending so no task waits forever, and returns the executor.

@@ -70,6 +70,21 @@ public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Waits until every task on this executor is suspended or done and `driver` is idle (R7).
+  ///
+  /// Loops because `idle()` may let more work run on the executor, and that work may again
+  /// make the driver busy. A task suspended on anything else (a real clock, a network call)
+  /// counts as settled.
+  public func settle<App>(_ driver: (any AppDriver<App>)?) async {
+    while true {
+      await quiescence()
+      let mark = completedJobs
+      await driver?.idle()
+      await quiescence()
+      if completedJobs == mark { return }
+    }
+  }
+
   private func addWaiterUnlessIdle(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
     condition.lock()
     defer { condition.unlock() }

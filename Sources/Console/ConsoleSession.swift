@@ -1,0 +1,100 @@
+import ArchitectureSpec
+import Synchronization
+
+/// Runs one app of one architecture on a terminal screen: from a ``Script`` (printing each
+/// distinct screen) or interactively (see ``ConsoleSession/runInteractive(title:)``).
+///
+/// The runtime gets an environment built around a ``ScenarioExecutor``, a serial executor that
+/// knows when every task on it is suspended or done; after each step the session waits for that
+/// (and the driver's `idle()`) before it looks at the screen. Work suspended on the real clock
+/// or the network is not waited for: a script waits for it with `{duration}`.
+///
+/// A session runs once: call ``run(_:)`` or ``runInteractive(title:)``, not both.
+public struct ConsoleSession<App: ConsoleApp>: Sendable {
+  /// One screen a script produced.
+  public struct Screen: Sendable, Hashable {
+    /// The steps since the previous printed screen: `start`, `+`, `{1s}`.
+    public var label: String
+    public var lines: [String]
+  }
+
+  /// How much later than written a script's wait ends, so that a screen taken after a wait
+  /// never lands on the boundary of the stopwatch's 100 ms ticks.
+  public static var waitMargin: Duration { .milliseconds(50) }
+
+  let implementation: Implementation<App>
+  let executor: ScenarioExecutor
+  let environment: App.Environment
+  let notices: Notices
+
+  /// Creates a session.
+  ///
+  /// - Parameters:
+  ///   - implementation: The architecture's implementation of the app.
+  ///   - notices: Where the environment's log and problem reports go; shown under the screen.
+  ///   - makeEnvironment: Builds the live environment around the session's executor.
+  public init(
+    implementation: Implementation<App>, notices: Notices,
+    makeEnvironment: (ScenarioExecutor) -> App.Environment
+  ) {
+    self.implementation = implementation
+    self.notices = notices
+    executor = ScenarioExecutor.acquire()
+    environment = makeEnvironment(executor)
+  }
+
+  /// Runs `script` and returns every screen that differs from the one before, starting with the
+  /// screen after start. Escape, Ctrl-C or the app's quit key end the script early.
+  public func run(_ script: Script) async -> [Screen] {
+    let driver = implementation.makeDriver(environment)
+    let latest = Mutex<App.View?>(nil)
+    await driver.start { view in latest.withLock { $0 = view } }
+    await executor.settle(driver)
+    var settledAt = ContinuousClock.now
+    var input = App.initialInput
+
+    func lines() async -> [String] {
+      let view: App.View
+      if let seen = latest.withLock({ $0 }) { view = seen } else { view = await driver.view }
+      return App.screen(view, input: input) + notices.lines
+    }
+
+    var screens = [Screen(label: "start", lines: await lines())]
+    var pending: [String] = []
+    steps: for step in script.steps {
+      pending.append(step.description)
+      switch step {
+      case .key(.escape), .key(.interrupt):
+        break steps
+      case .key(let key):
+        let view: App.View
+        if let seen = latest.withLock({ $0 }) { view = seen } else { view = await driver.view }
+        switch App.action(for: key, view: view, input: &input) {
+        case .send(let intent): driver.send(intent)
+        case .none: break
+        case .quit: break steps
+        }
+      case .wait(let duration):
+        try? await ContinuousClock().sleep(
+          until: settledAt.advanced(by: duration + Self.waitMargin), tolerance: nil)
+      }
+      await executor.settle(driver)
+      settledAt = ContinuousClock.now
+      let screen = await lines()
+      if screen != screens.last?.lines {
+        screens.append(Screen(label: pending.joined(), lines: screen))
+        pending = []
+      }
+    }
+    await driver.stop()
+    await executor.settle(driver)
+    executor.release()
+    return screens
+  }
+
+  /// Formats screens the way `arch run --keys` prints them.
+  public static func format(_ screens: [Screen]) -> String {
+    screens.map { "== \($0.label) ==\n" + $0.lines.joined(separator: "\n") + "\n" }
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,115 @@
+/// A key the user pressed, or a script named.
+public enum Key: Hashable, Sendable, CustomStringConvertible {
+  /// A printable character.
+  case character(Character)
+  case enter
+  case tab
+  case backspace
+  case up
+  case down
+  case escape
+  /// Control and a letter (`.control("r")` is Ctrl-R). Ctrl-C is ``interrupt``.
+  case control(Character)
+  /// Ctrl-C.
+  case interrupt
+
+  public var description: String {
+    switch self {
+    case .character(" "): "<space>"
+    case .character(let character): String(character)
+    case .enter: "<enter>"
+    case .tab: "<tab>"
+    case .backspace: "<bs>"
+    case .up: "<up>"
+    case .down: "<down>"
+    case .escape: "<esc>"
+    case .control(let letter): "<ctrl-\(letter)>"
+    case .interrupt: "<ctrl-c>"
+    }
+  }
+}
+
+/// Turns the bytes a terminal sends into keys.
+///
+/// Feed it what `read` returned; an escape sequence split across reads is kept until the rest
+/// arrives, and a lone escape byte at the end of a read is the Escape key.
+public struct KeyDecoder: Sendable {
+  private var pending: [UInt8] = []
+
+  public init() {}
+
+  /// The keys in `bytes` and in what earlier calls left undecoded.
+  public mutating func keys(from bytes: some Sequence<UInt8>) -> [Key] {
+    pending += bytes
+    var keys: [Key] = []
+    var index = 0
+    while index < pending.count {
+      let byte = pending[index]
+      switch byte {
+      case 0x1B:
+        // ESC [ A / ESC O A: arrows; a lone ESC: Escape.
+        guard index + 1 < pending.count else {
+          keys.append(.escape)
+          index += 1
+          continue
+        }
+        let next = pending[index + 1]
+        guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else {
+          keys.append(.escape)
+          index += 1
+          continue
+        }
+        guard index + 2 < pending.count else {
+          pending.removeFirst(index)
+          return keys
+        }
+        var end = index + 2
+        while end < pending.count, !(0x40...0x7E).contains(pending[end]) { end += 1 }
+        guard end < pending.count else {
+          pending.removeFirst(index)
+          return keys
+        }
+        switch pending[end] {
+        case UInt8(ascii: "A"): keys.append(.up)
+        case UInt8(ascii: "B"): keys.append(.down)
+        default: break  // other sequences (right, left, function keys) mean nothing here
+        }
+        index = end + 1
+      case 0x03:
+        keys.append(.interrupt)
+        index += 1
+      case 0x0D, 0x0A:
+        keys.append(.enter)
+        index += 1
+      case 0x09:
+        keys.append(.tab)
+        index += 1
+      case 0x7F, 0x08:
+        keys.append(.backspace)
+        index += 1
+      case 0x01...0x1A:
+        keys.append(.control(Character(Unicode.Scalar(byte + 0x60))))
+        index += 1
+      case 0x20...0x7E:
+        keys.append(.character(Character(Unicode.Scalar(byte))))
+        index += 1
+      case 0xC0...0xF7:
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        guard index + length <= pending.count else {
+          pending.removeFirst(index)
+          return keys
+        }
+        if let text = String(validating: pending[index..<index + length], as: UTF8.self),
+          let character = text.first
+        {
+          keys.append(.character(character))
+        }
+        index += length
+      default:
+        index += 1  // a stray continuation byte or another control byte
+      }
+    }
+    pending.removeAll()
+    return keys
+  }
+}

@@ -1,0 +1,59 @@
+import ArchitectureSpec
+import Synchronization
+
+/// The lines under an app's screen: the last log message and the last problem a live service
+/// reported (why a save or a search failed), cleared when the next request works.
+public final class Notices: Sendable {
+  private struct State {
+    var log: String?
+    var problem: String?
+    var onChange: (@Sendable () -> Void)?
+  }
+
+  private let state = Mutex(State())
+
+  public init() {}
+
+  /// Records a log message.
+  public func log(_ message: String) {
+    update { $0.log = message }
+  }
+
+  /// Records a problem, or clears it with `nil`.
+  public func problem(_ message: String?) {
+    update { $0.problem = message }
+  }
+
+  /// The notice lines: `log: …` and `! …`, each only when there is one.
+  public var lines: [String] {
+    state.withLock { state in
+      (state.log.map { ["log: \($0)"] } ?? []) + (state.problem.map { ["! \($0)"] } ?? [])
+    }
+  }
+
+  /// Calls `action` after every change (the interactive screen redraws).
+  func onChange(_ action: (@Sendable () -> Void)?) {
+    state.withLock { $0.onChange = action }
+  }
+
+  private func update(_ change: (inout State) -> Void) {
+    let action = state.withLock { state -> (@Sendable () -> Void)? in
+      change(&state)
+      return state.onChange
+    }
+    action?()
+  }
+}
+
+/// An `AppLog` that shows its last message under the screen.
+public struct NoticeLog: AppLog {
+  public let notices: Notices
+
+  public init(_ notices: Notices) {
+    self.notices = notices
+  }
+
+  public func log(_ message: String) {
+    notices.log(message)
+  }
+}

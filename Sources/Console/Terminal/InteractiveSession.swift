@@ -1,0 +1,121 @@
+import ArchitectureSpec
+import Foundation
+import Synchronization
+
+extension ConsoleSession {
+  /// Runs the app in the terminal until the user quits (Escape, Ctrl-C or the app's quit key),
+  /// redrawing one screen in place; the terminal is restored on every way out.
+  ///
+  /// - Parameter title: The line above the screen, such as `counter · elm-store`.
+  /// - Throws: ``TerminalError/notATerminal`` when standard input or output is not a terminal.
+  public func runInteractive(title: String) async throws(TerminalError) {
+    let terminal = try RawTerminal()
+    defer { terminal.restore() }
+    let screen = LiveScreen<App>(terminal: terminal, title: title, notices: notices)
+    notices.onChange { screen.draw() }
+    defer { notices.onChange(nil) }
+
+    let driver = implementation.makeDriver(environment)
+    await driver.start { view in screen.show(view) }
+    let keys = KeyReader(terminal: terminal)
+    reading: for await key in keys.stream {
+      if key == .escape || key == .interrupt { break }
+      guard let view = screen.view else { continue }
+      switch screen.handle(key, view: view) {
+      case .send(let intent): driver.send(intent)
+      case .none: break
+      case .quit: break reading
+      }
+    }
+    keys.stop()
+    await driver.stop()
+    screen.finish()
+    await executor.settle(driver)
+    executor.release()
+  }
+}
+
+/// The screen on the terminal: the latest view and input, redrawn in place.
+private final class LiveScreen<App: ConsoleApp>: Sendable {
+  private struct State {
+    var view: App.View?
+    var input = App.initialInput
+    var drawnLines = 0
+    var isFinished = false
+  }
+
+  private let terminal: RawTerminal
+  private let title: String
+  private let notices: Notices
+  private let state = Mutex(State())
+
+  init(terminal: RawTerminal, title: String, notices: Notices) {
+    self.terminal = terminal
+    self.title = title
+    self.notices = notices
+  }
+
+  var view: App.View? { state.withLock { $0.view } }
+
+  func show(_ view: App.View) {
+    state.withLock { $0.view = view }
+    draw()
+  }
+
+  func handle(_ key: Key, view: App.View) -> KeyAction<App.Intent> {
+    let action = state.withLock { App.action(for: key, view: view, input: &$0.input) }
+    draw()
+    return action
+  }
+
+  /// Stops drawing and leaves the cursor under the last screen.
+  func finish() {
+    state.withLock { state in
+      state.isFinished = true
+      terminal.output("\n")
+    }
+  }
+
+  /// Redraws the whole screen over the previous one. Writes under the lock, so two threads
+  /// never interleave their frames.
+  func draw() {
+    let notices = notices.lines
+    state.withLock { state in
+      guard !state.isFinished, let view = state.view else { return }
+      let width = max(10, terminal.columns - 1)
+      let lines = ([title, ""] + App.screen(view, input: state.input) + notices).map {
+        $0.count > width ? String($0.prefix(width - 1)) + "…" : $0
+      }
+      var frame = "\r"
+      if state.drawnLines > 1 { frame += "\u{1B}[\(state.drawnLines - 1)A" }
+      frame += "\u{1B}[J" + lines.joined(separator: "\r\n")
+      terminal.output(frame)
+      state.drawnLines = lines.count
+    }
+  }
+}
+
+/// Reads keys on a thread of its own (never blocking the concurrency pool) into a stream.
+private final class KeyReader: Sendable {
+  let stream: AsyncStream<Key>
+  private let isStopped = Atomic(false)
+
+  init(terminal: RawTerminal) {
+    let (stream, continuation) = AsyncStream.makeStream(of: Key.self)
+    self.stream = stream
+    let thread = Thread { [self] in
+      var decoder = KeyDecoder()
+      while !isStopped.load(ordering: .relaxed) {
+        guard let bytes = terminal.input(waitingUpTo: 100) else { break }
+        for key in decoder.keys(from: bytes) { continuation.yield(key) }
+      }
+      continuation.finish()
+    }
+    thread.name = "arch.KeyReader"
+    thread.start()
+  }
+
+  func stop() {
+    isStopped.store(true, ordering: .relaxed)
+  }
+}

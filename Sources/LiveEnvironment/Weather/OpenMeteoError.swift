@@ -1,0 +1,41 @@
+/// Why a request to Open-Meteo failed (W11). The app shows every one of them as a failed search
+/// or a failed forecast; the description says what happened.
+public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
+  /// The host could not be reached: no network, an unknown host, a refused connection.
+  case unreachable(host: String, reason: String)
+  /// No whole answer within the time limit.
+  case timedOut(host: String, after: Duration)
+  /// The server answered with a status outside 200–299.
+  case status(host: String, code: Int, reason: String?)
+  /// The body is larger than the service accepts.
+  case tooLarge(host: String, bytes: Int, limit: Int)
+  /// The body is not UTF-8.
+  case notUTF8(host: String)
+  /// The body is not the JSON Open-Meteo sends: malformed, truncated or missing a field.
+  case malformed(host: String, reason: String)
+  /// Anything else the transport reported.
+  case transport(host: String, reason: String)
+
+  /// Whether the network, rather than the server, is the problem; offline use needs recorded
+  /// responses then.
+  public var isConnectivityProblem: Bool {
+    switch self {
+    case .unreachable, .timedOut: true
+    default: false
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .unreachable(let host, let reason): "cannot reach \(host): \(reason)"
+    case .timedOut(let host, let after): "\(host) did not answer within \(after)"
+    case .status(let host, let code, let reason):
+      "\(host) answered HTTP \(code)" + (reason.map { ": \($0)" } ?? "")
+    case .tooLarge(let host, let bytes, let limit):
+      "\(host) sent \(bytes) bytes, more than the \(limit) accepted"
+    case .notUTF8(let host): "\(host) sent a body that is not UTF-8"
+    case .malformed(let host, let reason): "\(host) sent unexpected JSON: \(reason)"
+    case .transport(let host, let reason): "request to \(host) failed: \(reason)"
+    }
+  }
+}

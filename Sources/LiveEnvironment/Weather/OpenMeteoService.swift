@@ -1,0 +1,211 @@
+import ArchitectureSpec
+import Foundation
+
+/// The weather app's live service: the Open-Meteo geocoding and forecast APIs (W11).
+///
+/// ```swift
+/// let service = OpenMeteoService()                      // the real API, 10 s per request
+/// let places = try await service.search("Zürich")      // GET …/v1/search?name=Z%C3%BCrich&…
+/// let now = try await service.forecast(for: places[0])  // GET …/v1/forecast?latitude=…
+/// ```
+///
+/// Requests go through an ``HTTPTransport``: ``URLSessionTransport`` by default, or
+/// ``RecordedOpenMeteo`` to run offline on recorded responses through the same decoding. A
+/// non-2xx status, a body that is not UTF-8, malformed or truncated JSON, a missing field, a body
+/// over ``maximumBodySize`` or no answer within the transport's time limit throws an
+/// ``OpenMeteoError``; nothing here traps.
+public struct OpenMeteoService: WeatherService {
+  /// Open-Meteo's geocoding server.
+  public static let defaultGeocodingURL = fixedURL("https://geocoding-api.open-meteo.com")
+  /// Open-Meteo's forecast server.
+  public static let defaultForecastURL = fixedURL("https://api.open-meteo.com")
+
+  /// The geocoding server; requests go to `<geocodingURL>/v1/search`.
+  public var geocodingURL: URL
+  /// The forecast server; requests go to `<forecastURL>/v1/forecast`.
+  public var forecastURL: URL
+  /// Bodies larger than this many bytes are a failure.
+  public var maximumBodySize = 1 << 20
+  /// What sends the requests.
+  public var transport: any HTTPTransport
+  /// Called after every request that was not cancelled, with its error or `nil`, so a user
+  /// interface can say why a search failed.
+  public var report: (@Sendable (OpenMeteoError?) -> Void)?
+
+  /// Creates a service.
+  ///
+  /// - Parameters:
+  ///   - geocodingURL: The geocoding server (default: Open-Meteo's).
+  ///   - forecastURL: The forecast server (default: Open-Meteo's).
+  ///   - transport: What sends the requests (default: `URLSession`, 10 s per request).
+  ///   - report: Called after every request that was not cancelled, with its error or `nil`.
+  public init(
+    geocodingURL: URL = defaultGeocodingURL, forecastURL: URL = defaultForecastURL,
+    transport: any HTTPTransport = URLSessionTransport(),
+    report: (@Sendable (OpenMeteoError?) -> Void)? = nil
+  ) {
+    self.geocodingURL = geocodingURL
+    self.forecastURL = forecastURL
+    self.transport = transport
+    self.report = report
+  }
+
+  public func search(_ term: String) async throws -> [Place] {
+    let url = Self.url(
+      geocodingURL, path: "v1/search",
+      query: [("name", term), ("count", "10"), ("language", "en"), ("format", "json")])
+    let response: SearchResponse = try await fetch(url)
+    return (response.results ?? []).map {
+      Place(
+        id: $0.id, name: $0.name, country: $0.country ?? "", latitude: $0.latitude,
+        longitude: $0.longitude)
+    }
+  }
+
+  public func forecast(for place: Place) async throws -> Forecast {
+    let url = Self.url(
+      forecastURL, path: "v1/forecast",
+      query: [
+        ("latitude", Self.coordinate(place.latitude)),
+        ("longitude", Self.coordinate(place.longitude)),
+        ("current", "temperature_2m,weather_code,wind_speed_10m"),
+      ])
+    let response: ForecastResponse = try await fetch(url)
+    return Forecast(
+      temperature: response.current.temperature, weatherCode: response.current.weatherCode,
+      windSpeed: response.current.windSpeed)
+  }
+
+  /// Fetches and decodes one response, reporting the outcome.
+  private func fetch<Body: Decodable>(_ url: URL) async throws -> Body {
+    do {
+      let body: Body = try await decode(transport.get(url), from: url)
+      report?(nil)
+      return body
+    } catch let error as OpenMeteoError {
+      if Task.isCancelled { throw CancellationError() }
+      report?(error)
+      throw error
+    }
+  }
+
+  private func decode<Body: Decodable>(_ response: HTTPResponse, from url: URL) throws(
+    OpenMeteoError
+  ) -> Body {
+    let host = url.host ?? url.absoluteString
+    guard response.body.count <= maximumBodySize else {
+      throw .tooLarge(host: host, bytes: response.body.count, limit: maximumBodySize)
+    }
+    guard (200..<300).contains(response.status) else {
+      let reason = try? JSONDecoder().decode(ErrorResponse.self, from: response.body).reason
+      throw .status(host: host, code: response.status, reason: reason)
+    }
+    guard String(validating: response.body, as: UTF8.self) != nil else {
+      throw .notUTF8(host: host)
+    }
+    do {
+      return try JSONDecoder().decode(Body.self, from: response.body)
+    } catch let error as DecodingError {
+      throw .malformed(host: host, reason: Self.describe(error))
+    } catch {
+      throw .malformed(host: host, reason: "\(error)")
+    }
+  }
+
+  /// `<base>/<path>?<query>`, every query value percent-encoded except RFC 3986's unreserved
+  /// characters (so `São Paulo` is `S%C3%A3o%20Paulo`).
+  static func url(_ base: URL, path: String, query: [(String, String)]) -> URL {
+    var text = base.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    text += "/" + path + "?"
+    text += query.map { "\($0)=\(percentEncoded($1))" }.joined(separator: "&")
+    return fixedURL(text)
+  }
+
+  static func percentEncoded(_ value: String) -> String {
+    var result = ""
+    for byte in value.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ","):
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        result.unicodeScalars.append("%")
+        result.unicodeScalars.append(hex[Int(byte >> 4)])
+        result.unicodeScalars.append(hex[Int(byte & 0x0F)])
+      }
+    }
+    return result
+  }
+
+  /// A coordinate with five decimals and never in exponent notation (`1e-05` is not a
+  /// latitude Open-Meteo accepts).
+  static func coordinate(_ value: Double) -> String {
+    let scaled = (value * 100_000).rounded(.toNearestOrAwayFromZero)
+    guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
+    let whole = Int(scaled)
+    let digits = String(abs(whole) % 100_000)
+    let fraction = String(repeating: "0", count: 5 - digits.count) + digits
+    return "\(whole < 0 ? "-" : "")\(abs(whole) / 100_000).\(fraction)"
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, let context):
+      "missing field '\(path(context.codingPath + [key]))'"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      "wrong type at '\(path(context.codingPath))'"
+    case .dataCorrupted(let context):
+      context.codingPath.isEmpty
+        ? "not JSON (malformed or truncated)" : "bad value at '\(path(context.codingPath))'"
+    @unknown default: "\(error)"
+    }
+  }
+
+  private static func path(_ keys: [any CodingKey]) -> String {
+    keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+  }
+}
+
+/// A URL written in this file; invalid only through a programming mistake here.
+func fixedURL(_ text: String) -> URL {
+  guard let url = URL(string: text) else {
+    preconditionFailure("'\(text)' is not a URL; percent-encode what OpenMeteoService puts in it")
+  }
+  return url
+}
+
+/// `GET /v1/search`'s body; `results` is absent when nothing matched.
+struct SearchResponse: Decodable {
+  struct Result: Decodable {
+    var id: Int
+    var name: String
+    var country: String?
+    var latitude: Double
+    var longitude: Double
+  }
+  var results: [Result]?
+}
+
+/// `GET /v1/forecast`'s body, the part the app reads.
+struct ForecastResponse: Decodable {
+  struct Current: Decodable {
+    var temperature: Double
+    var weatherCode: Int
+    var windSpeed: Double
+
+    enum CodingKeys: String, CodingKey {
+      case temperature = "temperature_2m"
+      case weatherCode = "weather_code"
+      case windSpeed = "wind_speed_10m"
+    }
+  }
+  var current: Current
+}
+
+/// Open-Meteo's error body: `{"error": true, "reason": "…"}`.
+struct ErrorResponse: Decodable {
+  var reason: String
+}

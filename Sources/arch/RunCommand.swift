@@ -1,0 +1,128 @@
+import ArchitectureSpec
+import Console
+import Foundation
+import LiveEnvironment
+import Samples
+
+/// `arch run APP --architecture X`: one app of one architecture, live, in the terminal.
+struct RunCommand {
+  enum WeatherSource: String {
+    case live
+    case fixtures
+  }
+
+  var app: String
+  var architecture: Architecture
+  var script: Script?
+  var storage: URL?
+  var weather = WeatherSource.live
+  var geocodingURL = OpenMeteoService.defaultGeocodingURL
+  var forecastURL = OpenMeteoService.defaultForecastURL
+  var timeout = Duration.seconds(10)
+
+  init(_ arguments: inout Arguments) throws {
+    let names = Catalog.architectures.map(\.name)
+    app = try arguments.positional("APP")
+    guard Catalog.apps.contains(app) else {
+      throw UsageError("APP must be one of \(Catalog.apps.joined(separator: ", ")); got '\(app)'")
+    }
+    guard let name = try arguments.option("--architecture", oneOf: names) else {
+      throw UsageError("run needs --architecture (one of \(names.joined(separator: ", ")))")
+    }
+    architecture = Catalog.architecture(named: name) ?? Catalog.architectures[0]
+    if let keys = try arguments.option("--keys", allowingDashes: true) {
+      do {
+        script = try Script(keys)
+      } catch {
+        throw UsageError(error.description)
+      }
+    }
+    let storage = try arguments.option("--storage")
+    let weather = try arguments.option("--weather", oneOf: ["live", "fixtures"])
+    let geocoding = try arguments.option("--geocoding-url")
+    let forecast = try arguments.option("--forecast-url")
+    let timeout = try arguments.option("--timeout")
+    try arguments.finish()
+
+    if app != CounterApp.name, storage != nil {
+      throw UsageError("--storage is for the counter only")
+    }
+    if app != WeatherApp.name, weather ?? geocoding ?? forecast ?? timeout != nil {
+      throw UsageError("--weather, --geocoding-url, --forecast-url and --timeout are for weather")
+    }
+    if let storage {
+      guard !storage.isEmpty else { throw UsageError("--storage needs a file path") }
+      self.storage = URL(fileURLWithPath: storage)
+    } else if app == CounterApp.name {
+      guard let file = DataDirectory.counterFile(environment: ProcessInfo.processInfo.environment)
+      else {
+        throw UsageError("neither XDG_DATA_HOME nor HOME is set; pass --storage PATH")
+      }
+      self.storage = file
+    }
+    if let weather { self.weather = WeatherSource(rawValue: weather) ?? .live }
+    if let geocoding { geocodingURL = try Self.httpURL(geocoding, option: "--geocoding-url") }
+    if let forecast { forecastURL = try Self.httpURL(forecast, option: "--forecast-url") }
+    if let timeout {
+      guard let seconds = Double(timeout), seconds > 0, seconds <= 600 else {
+        throw UsageError("--timeout must be a number of seconds in (0, 600]; got '\(timeout)'")
+      }
+      self.timeout = .milliseconds(Int(seconds * 1000))
+    }
+  }
+
+  private static func httpURL(_ text: String, option: String) throws -> URL {
+    guard let url = URL(string: text), ["http", "https"].contains(url.scheme), url.host != nil
+    else {
+      throw UsageError("\(option) must be an http or https URL; got '\(text)'")
+    }
+    return url
+  }
+
+  func run() async throws -> Int32 {
+    let notices = Notices()
+    switch app {
+    case CounterApp.name:
+      let storage = FileCounterStorage(url: self.storage ?? URL(fileURLWithPath: "counter.txt")) {
+        notices.problem($0?.description)
+      }
+      let session = ConsoleSession(implementation: architecture.counter, notices: notices) {
+        CounterEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
+      }
+      return try await run(session, subtitle: "storage: \(storage.url.path)")
+    case StopwatchApp.name:
+      let session = ConsoleSession(implementation: architecture.stopwatch, notices: notices) {
+        StopwatchEnvironment(clock: ContinuousClock(), executor: $0)
+      }
+      return try await run(session, subtitle: nil)
+    default:
+      let source = weather
+      let service = OpenMeteoService(
+        geocodingURL: geocodingURL, forecastURL: forecastURL,
+        transport: source == .fixtures
+          ? RecordedOpenMeteo() : URLSessionTransport(timeout: timeout)
+      ) { error in
+        notices.problem(
+          error.map {
+            $0.isConnectivityProblem && source == .live
+              ? "\($0). No network? Run offline with --weather fixtures." : $0.description
+          })
+      }
+      let session = ConsoleSession(implementation: architecture.weather, notices: notices) {
+        WeatherEnvironment(service: service, clock: ContinuousClock(), executor: $0)
+      }
+      return try await run(
+        session, subtitle: source == .fixtures ? "recorded Open-Meteo responses" : nil)
+    }
+  }
+
+  private func run<App>(_ session: ConsoleSession<App>, subtitle: String?) async throws -> Int32 {
+    if let script {
+      print(ConsoleSession<App>.format(await session.run(script)), terminator: "")
+      return 0
+    }
+    let title = ["\(app) · \(architecture.name)", subtitle].compactMap(\.self)
+    try await session.runInteractive(title: title.joined(separator: " · "))
+    return 0
+  }
+}
