@@ -26,19 +26,38 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
   let executor: ScenarioExecutor
   let environment: App.Environment
   let notices: Notices
+  let wait: Wait?
+
+  /// How a script's `{duration}` passes: given the duration and a function that settles the
+  /// runtime. `nil` sleeps on the real clock.
+  public typealias Wait =
+    @Sendable (_ duration: Duration, _ settle: @Sendable () async -> Void)
+    async -> Void
+
+  /// Waits by advancing `clock`, one due sleeper at a time, settling the runtime after each, so
+  /// a script runs in virtual time (as the conformance kit's `advance` step does).
+  public static func advancing(_ clock: VirtualClock) -> Wait {
+    { duration, settle in
+      let target = clock.now.advanced(by: duration)
+      while clock.wakeNext(notAfter: target) { await settle() }
+      clock.move(to: target)
+    }
+  }
 
   /// Creates a session.
   ///
   /// - Parameters:
   ///   - implementation: The architecture's implementation of the app.
   ///   - notices: Where the environment's log and problem reports go; shown under the screen.
-  ///   - makeEnvironment: Builds the live environment around the session's executor.
+  ///   - wait: How a script's waits pass (default: on the real clock; see ``advancing(_:)``).
+  ///   - makeEnvironment: Builds the environment around the session's executor.
   public init(
-    implementation: Implementation<App>, notices: Notices,
+    implementation: Implementation<App>, notices: Notices = Notices(), wait: Wait? = nil,
     makeEnvironment: (ScenarioExecutor) -> App.Environment
   ) {
     self.implementation = implementation
     self.notices = notices
+    self.wait = wait
     executor = ScenarioExecutor.acquire()
     environment = makeEnvironment(executor)
   }
@@ -75,8 +94,13 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
         case .quit: break steps
         }
       case .wait(let duration):
-        try? await ContinuousClock().sleep(
-          until: settledAt.advanced(by: duration + Self.waitMargin), tolerance: nil)
+        if let wait {
+          let executor = executor
+          await wait(duration) { await executor.settle(driver) }
+        } else {
+          try? await ContinuousClock().sleep(
+            until: settledAt.advanced(by: duration + Self.waitMargin), tolerance: nil)
+        }
       }
       await executor.settle(driver)
       settledAt = ContinuousClock.now

@@ -105,7 +105,8 @@ public struct Script: Hashable, Sendable {
   }
 
   static func format(_ duration: Duration) -> String {
-    let milliseconds = duration.components.seconds * 1000
+    let milliseconds =
+      duration.components.seconds * 1000
       + duration.components.attoseconds / 1_000_000_000_000_000
     return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
   }
@@ -116,6 +117,11 @@ public struct ScriptError: Error, Hashable, CustomStringConvertible {
   /// The character offset where the mistake starts.
   public var offset: Int
   public var message: String
+
+  public init(offset: Int, message: String) {
+    self.offset = offset
+    self.message = message
+  }
 
   public var description: String { "--keys, character \(offset + 1): \(message)" }
 }

@@ -104,7 +104,8 @@ public struct FileCounterStorage: CounterStorage {
     } catch {
       throw .unwritable(path: path, reason: "cannot create \(directory): \(describe(error))")
     }
-    let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary =
+      "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .unwritable(path: path, reason: String(cString: strerror(errno)))

@@ -89,9 +89,9 @@ public struct OpenMeteoService: WeatherService {
     }
   }
 
-  private func decode<Body: Decodable>(_ response: HTTPResponse, from url: URL) throws(
-    OpenMeteoError
-  ) -> Body {
+  private func decode<Body: Decodable>(_ response: HTTPResponse, from url: URL)
+    throws(OpenMeteoError) -> Body
+  {
     let host = url.host ?? url.absoluteString
     guard response.body.count <= maximumBodySize else {
       throw .tooLarge(host: host, bytes: response.body.count, limit: maximumBodySize)

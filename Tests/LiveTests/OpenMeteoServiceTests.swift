@@ -1,0 +1,230 @@
+import ArchitectureSpec
+import Foundation
+import LiveEnvironment
+import Synchronization
+import Testing
+
+/// The live weather service against a real HTTP server on 127.0.0.1 (W11).
+@Suite struct OpenMeteoServiceTests {
+  static let berlin = """
+    {"results":[{"id":2950159,"name":"Berlin","latitude":52.52437,"longitude":13.41053,\
+    "elevation":74.0,"feature_code":"PPLC","country_code":"DE","country":"Germany"},\
+    {"id":5083330,"name":"Berlin","latitude":44.46867,"longitude":-71.18508,\
+    "country":"United States"}],"generationtime_ms":0.98}
+    """
+
+  static let forecast = """
+    {"latitude":52.52,"longitude":13.419998,"current_units":{"temperature_2m":"°C"},\
+    "current":{"time":"2026-11-21T12:00","interval":900,"temperature_2m":12.3,\
+    "weather_code":2,"wind_speed_10m":10.5}}
+    """
+
+  /// Runs `body` with a service pointed at a fresh server that answers with `reply`.
+  func withServer<T>(
+    timeout: Duration = .seconds(10), _ reply: LocalHTTPServer.Reply,
+    _ body: (OpenMeteoService, LocalHTTPServer) async throws -> T
+  ) async throws -> T {
+    let server = try LocalHTTPServer { _ in reply }
+    defer { server.stop() }
+    let service = OpenMeteoService(
+      geocodingURL: server.url, forecastURL: server.url,
+      transport: URLSessionTransport(timeout: timeout))
+    return try await body(service, server)
+  }
+
+  /// The error `search` threw, or a recorded issue.
+  func searchError(
+    _ reply: LocalHTTPServer.Reply, timeout: Duration = .seconds(10),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> OpenMeteoError? {
+    try await withServer(timeout: timeout, reply) { service, _ in
+      do {
+        let places = try await service.search("Berlin")
+        Issue.record("expected a failure, got \(places)", sourceLocation: sourceLocation)
+        return nil
+      } catch let error as OpenMeteoError {
+        return error
+      }
+    }
+  }
+
+  @Test func searchDecodesPlacesInServiceOrderAndSendsTheDocumentedRequest() async throws {
+    try await withServer(.json(Self.berlin)) { service, server in
+      let places = try await service.search("Berlin")
+      #expect(
+        places == [
+          Place(
+            id: 2_950_159, name: "Berlin", country: "Germany", latitude: 52.52437,
+            longitude: 13.41053),
+          Place(
+            id: 5_083_330, name: "Berlin", country: "United States", latitude: 44.46867,
+            longitude: -71.18508),
+        ])
+      #expect(server.targets == ["/v1/search?name=Berlin&count=10&language=en&format=json"])
+    }
+  }
+
+  @Test func aBodyWithoutResultsIsNoPlaces() async throws {
+    try await withServer(.json(#"{"generationtime_ms":0.4}"#)) { service, _ in
+      let places = try await service.search("Xyzzy")
+      #expect(places.isEmpty)
+    }
+  }
+
+  @Test func aPlaceWithoutACountryKeepsItsName() async throws {
+    let body = #"{"results":[{"id":1,"name":"Atlantis","latitude":1.5,"longitude":-2.25}]}"#
+    try await withServer(.json(body)) { service, _ in
+      let places = try await service.search("Atlantis")
+      #expect(
+        places == [Place(id: 1, name: "Atlantis", country: "", latitude: 1.5, longitude: -2.25)])
+    }
+  }
+
+  @Test func forecastDecodesTheCurrentWeatherAndSendsTheDocumentedRequest() async throws {
+    try await withServer(.json(Self.forecast)) { service, server in
+      let place = Place(
+        id: 1, name: "Berlin", country: "Germany", latitude: 52.52437, longitude: 13.41053)
+      let forecast = try await service.forecast(for: place)
+      #expect(forecast == Forecast(temperature: 12.3, weatherCode: 2, windSpeed: 10.5))
+      #expect(
+        server.targets == [
+          "/v1/forecast?latitude=52.52437&longitude=13.41053"
+            + "&current=temperature_2m,weather_code,wind_speed_10m"
+        ])
+    }
+  }
+
+  @Test func coordinatesNeverUseExponentNotation() async throws {
+    try await withServer(.json(Self.forecast)) { service, server in
+      let place = Place(id: 1, name: "Null Island", country: "", latitude: 0.00001, longitude: -0.5)
+      _ = try await service.forecast(for: place)
+      #expect(
+        server.targets.first?.hasPrefix("/v1/forecast?latitude=0.00001&longitude=-0.50000&") == true
+      )
+    }
+  }
+
+  @Test(arguments: [
+    ("São Paulo", "S%C3%A3o%20Paulo"),
+    ("Zürich", "Z%C3%BCrich"),
+    ("東京", "%E6%9D%B1%E4%BA%AC"),
+    ("A&B=C+D?#/", "A%26B%3DC%2BD%3F%23%2F"),
+  ])
+  func searchTermsArePercentEncoded(term: String, encoded: String) async throws {
+    try await withServer(.json(Self.berlin)) { service, server in
+      _ = try await service.search(term)
+      #expect(server.targets == ["/v1/search?name=\(encoded)&count=10&language=en&format=json"])
+    }
+  }
+
+  @Test func aBaseURLWithAPathKeepsIt() async throws {
+    let server = try LocalHTTPServer { _ in .json(Self.berlin) }
+    defer { server.stop() }
+    let service = OpenMeteoService(
+      geocodingURL: server.url.appending(path: "proxy/"), forecastURL: server.url)
+    _ = try await service.search("Berlin")
+    #expect(server.targets == ["/proxy/v1/search?name=Berlin&count=10&language=en&format=json"])
+  }
+
+  @Test func notFoundIsAFailure() async throws {
+    let error = try await searchError(.json("<html>not found</html>", status: 404))
+    #expect(error == .status(host: "127.0.0.1", code: 404, reason: nil))
+  }
+
+  @Test func aServerErrorIsAFailureWithOpenMeteosReason() async throws {
+    let error = try await searchError(
+      .json(#"{"error":true,"reason":"Internal Server Error"}"#, status: 500))
+    #expect(error == .status(host: "127.0.0.1", code: 500, reason: "Internal Server Error"))
+  }
+
+  @Test func malformedJSONIsAFailure() async throws {
+    let error = try await searchError(.json(#"{"results":[{"id":1,"name":"#))
+    guard case .malformed(_, let reason)? = error else {
+      Issue.record("expected .malformed, got \(String(describing: error))")
+      return
+    }
+    #expect(reason.contains("not JSON"))
+  }
+
+  @Test func aMissingFieldIsAFailureThatNamesIt() async throws {
+    let error = try await searchError(
+      .json(#"{"results":[{"id":1,"name":"Berlin","longitude":13.4}]}"#))
+    #expect(error == .malformed(host: "127.0.0.1", reason: "missing field 'results.[0].latitude'"))
+  }
+
+  @Test func aTruncatedBodyIsAFailure() async throws {
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
+    let error = try await searchError(.raw(Array((head + Self.berlin.prefix(60)).utf8)))
+    #expect(error != nil)
+  }
+
+  @Test func aNonUTF8BodyIsAFailure() async throws {
+    var body = Array(#"{"results":[{"id":1,"name":"Z"#.utf8)
+    body += [0xFC]  // ü in Latin-1
+    body += Array(#"rich","latitude":47.4,"longitude":8.5,"country":"CH"}]}"#.utf8)
+    let error = try await searchError(.response(status: 200, body: body))
+    #expect(error == .notUTF8(host: "127.0.0.1"))
+  }
+
+  @Test func aBodyOverOneMebibyteIsAFailure() async throws {
+    let padding = String(repeating: " ", count: 1 << 20)
+    let error = try await searchError(.json(#"{"generationtime_ms":1,"x":"\#(padding)"}"#))
+    guard case .tooLarge(_, let bytes, 1_048_576)? = error else {
+      Issue.record("expected .tooLarge, got \(String(describing: error))")
+      return
+    }
+    #expect(bytes > 1 << 20)
+  }
+
+  @Test func noAnswerWithinTheTimeLimitIsAFailure() async throws {
+    let error = try await searchError(.silence, timeout: .milliseconds(300))
+    #expect(error == .timedOut(host: "127.0.0.1", after: .milliseconds(300)))
+    #expect(error?.isConnectivityProblem == true)
+  }
+
+  @Test func aClosedPortIsUnreachable() async throws {
+    let server = try LocalHTTPServer { _ in .json("{}") }
+    let url = server.url
+    server.stop()
+    let service = OpenMeteoService(geocodingURL: url, forecastURL: url)
+    do {
+      _ = try await service.search("Berlin")
+      Issue.record("expected a failure")
+    } catch let error as OpenMeteoError {
+      guard case .unreachable = error else {
+        Issue.record("expected .unreachable, got \(error)")
+        return
+      }
+      #expect(error.isConnectivityProblem)
+    }
+  }
+
+  @Test func everyRequestIsReportedWithItsOutcome() async throws {
+    let server = try LocalHTTPServer { target in
+      target.contains("Berlin") ? .json(Self.berlin) : .json("{}", status: 503)
+    }
+    defer { server.stop() }
+    let reports = Mutex<[OpenMeteoError?]>([])
+    let service = OpenMeteoService(geocodingURL: server.url, forecastURL: server.url) { outcome in
+      reports.withLock { $0.append(outcome) }
+    }
+    _ = try await service.search("Berlin")
+    _ = try? await service.search("Paris")
+    #expect(
+      reports.withLock { $0 } == [nil, .status(host: "127.0.0.1", code: 503, reason: nil)])
+  }
+
+  @Test func aCancelledSearchThrowsCancellationAndIsNotReported() async throws {
+    let server = try LocalHTTPServer { _ in .silence }
+    defer { server.stop() }
+    let reports = Mutex(0)
+    let service = OpenMeteoService(geocodingURL: server.url, forecastURL: server.url) { _ in
+      reports.withLock { $0 += 1 }
+    }
+    let search = Task { try await service.search("Berlin") }
+    while server.targets.isEmpty { await Task.yield() }
+    search.cancel()
+    await #expect(throws: CancellationError.self) { try await search.value }
+    #expect(reports.withLock { $0 } == 0)
+  }
+}

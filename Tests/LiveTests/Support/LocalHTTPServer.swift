@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An HTTP/1.1 server on 127.0.0.1 for tests, over POSIX sockets: each connection gets one
+/// reply, chosen by the test from the request's target, and is closed.
+final class LocalHTTPServer: Sendable {
+  /// What the server does with a request.
+  enum Reply: Sendable {
+    /// A whole response with this status and body.
+    case response(status: Int, body: [UInt8])
+    /// These bytes exactly (for broken responses), then close.
+    case raw([UInt8])
+    /// Nothing, until the server stops.
+    case silence
+
+    static func json(_ text: String, status: Int = 200) -> Reply {
+      .response(status: status, body: Array(text.utf8))
+    }
+  }
+
+  /// The port the server listens on.
+  let port: UInt16
+  private let listener: Int32
+  private let handler: @Sendable (String) -> Reply
+  private let state = Mutex(State())
+
+  private struct State {
+    var targets: [String] = []
+    var openConnections: Set<Int32> = []
+    var isStopped = false
+  }
+
+  /// The request targets received so far (`/v1/search?name=…`), in order.
+  var targets: [String] { state.withLock { $0.targets } }
+
+  /// The server's base URL: `http://127.0.0.1:PORT`.
+  var url: URL {
+    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+      preconditionFailure("a port makes a valid URL")
+    }
+    return url
+  }
+
+  /// Starts a server that answers every request with `handler(target)`.
+  init(_ handler: @escaping @Sendable (String) -> Reply) throws {
+    self.handler = handler
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    self.listener = listener
+    guard listener >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, length) == 0 && listen(listener, 16) == 0
+          && getsockname(listener, $0, &length) == 0
+      }
+    }
+    guard bound else {
+      close(listener)
+      throw POSIXError(.init(rawValue: errno) ?? .EIO)
+    }
+    port = UInt16(bigEndian: address.sin_port)
+    let thread = Thread { [self] in acceptLoop() }
+    thread.name = "LocalHTTPServer.accept"
+    thread.start()
+  }
+
+  /// Stops accepting and closes every connection still open (silent ones included).
+  func stop() {
+    let connections = state.withLock { state in
+      state.isStopped = true
+      return state.openConnections
+    }
+    shutdown(listener, Int32(SHUT_RDWR))
+    for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+  }
+
+  private func acceptLoop() {
+    while true {
+      let connection = accept(listener, nil, nil)
+      if connection < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      let accepted = state.withLock { state in
+        guard !state.isStopped else { return false }
+        state.openConnections.insert(connection)
+        return true
+      }
+      guard accepted else {
+        close(connection)
+        break
+      }
+      let thread = Thread { [self] in serve(connection) }
+      thread.start()
+    }
+    close(listener)
+  }
+
+  private func serve(_ connection: Int32) {
+    defer {
+      state.withLock { _ = $0.openConnections.remove(connection) }
+      close(connection)
+    }
+    guard let target = readRequestTarget(connection) else { return }
+    state.withLock { $0.targets.append(target) }
+    switch handler(target) {
+    case .response(let status, let body):
+      let head =
+        "HTTP/1.1 \(status) \(status < 300 ? "OK" : "Error")\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+      transmit(Array(head.utf8) + body, to: connection)
+    case .raw(let bytes):
+      transmit(bytes, to: connection)
+    case .silence:
+      var byte: UInt8 = 0
+      _ = recv(connection, &byte, 1, 0)  // returns when the client gives up or the server stops
+    }
+  }
+
+  private func readRequestTarget(_ connection: Int32) -> String? {
+    var request: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !request.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+      let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { return nil }
+      request += buffer[..<count]
+      if request.count > 65_536 { return nil }
+    }
+    let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    let parts = line.split(separator: " ")
+    return parts.count == 3 ? String(parts[1]) : nil
+  }
+
+  private func transmit(_ bytes: [UInt8], to connection: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        send(connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+      }
+      if count <= 0 { return }
+      offset += count
+    }
+  }
+}
