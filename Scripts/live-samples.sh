@@ -7,6 +7,8 @@
 set -euo pipefail
 arch=$(realpath "$1")
 work=$(mktemp -d)
+# A tmux server of our own, so a developer's sessions are never touched.
+tmux() { command tmux -L "arch-live-$$" "$@"; }
 trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 architectures=$("$arch" list | sed -n 's/^architectures: //p' | tr -d ',')
 
@@ -41,7 +43,10 @@ set +e
 "$arch" run counter --architecture mue --storage "$work/tty.txt" </dev/null >/dev/null 2>"$work/tty.err"
 status=$?
 set -e
-[ "$status" -eq 1 ] && grep -q "standard input is not a terminal" "$work/tty.err" && grep -q -- "--keys" "$work/tty.err"
+if [ "$status" -ne 1 ] || ! grep -q "standard input is not a terminal" "$work/tty.err" \
+  || ! grep -q -- "--keys" "$work/tty.err"; then
+  echo "without a terminal: exit $status"; cat "$work/tty.err"; exit 1
+fi
 
 echo "-- a bad script or option is a usage error"
 for args in "counter --architecture mue --keys <home>" "stopwatch --architecture mue --storage x" \
@@ -51,7 +56,9 @@ for args in "counter --architecture mue --keys <home>" "stopwatch --architecture
   "$arch" run $args >/dev/null 2>"$work/usage.err"
   status=$?
   set -e
-  [ "$status" -eq 2 ] && grep -q "^error: " "$work/usage.err" || { echo "$args: exit $status"; exit 1; }
+  if [ "$status" -ne 2 ] || ! grep -q "^error: " "$work/usage.err"; then
+    echo "$args: exit $status"; exit 1
+  fi
 done
 
 echo "-- interactive, in tmux"
@@ -71,8 +78,8 @@ wait_for_file() {
   echo "$1 never appeared"; return 1
 }
 run_in_tmux() {
-  tmux kill-server 2>/dev/null || true
-  rm -f "$work/before" "$work/after"
+  tmux kill-session -t live 2>/dev/null || true
+  rm -f "$work/before" "$work/after" "$work/status"
   tmux new-session -d -s live -x 120 -y 30 \
     "stty -g >'$work/before'; $1; echo \"exit \$?\" >'$work/status'; stty -g >'$work/after'; sleep 60"
 }
@@ -85,7 +92,7 @@ wait_for "Count: 2"
 wait_for "log: count: 2"
 tmux send-keys -t live -
 wait_for "Count: 1"
-[ "$(tmux capture-pane -p -t live | grep -c '^Count: ')" -eq 1 ]  # one screen, redrawn in place
+[ "$(tmux capture-pane -p -t live | grep -c '^Count: ')" -eq 1 ] || { echo "more than one screen"; exit 1; }
 tmux send-keys -t live C-c
 wait_for_file "$work/after"
 diff "$work/before" "$work/after"
@@ -96,7 +103,7 @@ echo "counter: keys, one redrawn screen, Ctrl-C restores the terminal"
 run_in_tmux "'$arch' run stopwatch --architecture comonadic"
 wait_for "0:00.0  stopped"
 tmux send-keys -t live Space
-wait_for "0:00.5  running"
+wait_for "0:0[0-9]\.[1-9]  running"
 tmux send-keys -t live l
 wait_for "Lap 1  0:0"
 pkill -TERM -f "$arch run stopwatch"

@@ -27,6 +27,15 @@ public protocol ConsoleApp: ConformanceApp {
 
   /// The screen for `view`: one string per line, no escape codes.
   static func screen(_ view: View, input: Input) -> [String]
+
+  /// Whether sending `intent` while `view` shows starts a timer (the stopwatch's ticks, the
+  /// weather search's debounce). A script's waits are measured from the last such intent, so
+  /// `s{1s}` shows ten ticks however long earlier keys took.
+  static func startsTimer(_ intent: Intent, view: View) -> Bool
+}
+
+extension ConsoleApp {
+  public static func startsTimer(_ intent: Intent, view: View) -> Bool { false }
 }
 
 /// The keys line: `keys: + increment   - decrement   q quit`.

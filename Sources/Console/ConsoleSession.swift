@@ -18,8 +18,8 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     public var lines: [String]
   }
 
-  /// How much later than written a script's wait ends, so that a screen taken after a wait
-  /// never lands on the boundary of the stopwatch's 100 ms ticks.
+  /// How much later than its place on the script's timeline a wait ends, so that a screen taken
+  /// after a wait lands between two of the stopwatch's 100 ms ticks, never on one.
   public static var waitMargin: Duration { .milliseconds(50) }
 
   let implementation: Implementation<App>
@@ -69,7 +69,10 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     let latest = Mutex<App.View?>(nil)
     await driver.start { view in latest.withLock { $0 = view } }
     await executor.settle(driver)
-    var settledAt = ContinuousClock.now
+    // Waits are on a timeline: `{1s}` ends 1 s after the previous wait ended, or after the
+    // last intent that started a timer, however long the keys in between took. A screen is
+    // taken `waitMargin` after that point, and margins never add up.
+    var timeline = ContinuousClock.now
     var input = App.initialInput
 
     func lines() async -> [String] {
@@ -89,7 +92,9 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
         let view: App.View
         if let seen = latest.withLock({ $0 }) { view = seen } else { view = await driver.view }
         switch App.action(for: key, view: view, input: &input) {
-        case .send(let intent): driver.send(intent)
+        case .send(let intent):
+          if App.startsTimer(intent, view: view) { timeline = ContinuousClock.now }
+          driver.send(intent)
         case .none: break
         case .quit: break steps
         }
@@ -98,12 +103,12 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
           let executor = executor
           await wait(duration) { await executor.settle(driver) }
         } else {
+          timeline = timeline.advanced(by: duration)
           try? await ContinuousClock().sleep(
-            until: settledAt.advanced(by: duration + Self.waitMargin), tolerance: nil)
+            until: timeline.advanced(by: Self.waitMargin), tolerance: nil)
         }
       }
       await executor.settle(driver)
-      settledAt = ContinuousClock.now
       let screen = await lines()
       if screen != screens.last?.lines {
         screens.append(Screen(label: pending.joined(), lines: screen))
@@ -112,7 +117,8 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     }
     await driver.stop()
     await executor.settle(driver)
-    executor.release()
+    // The executor is not returned to the pool: a cancelled request's completion may still
+    // arrive and run on it, and it must not land in another session's settle.
     return screens
   }
 

@@ -32,11 +32,21 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// Turns the bytes a terminal sends into keys.
 ///
 /// Feed it what `read` returned; an escape sequence split across reads is kept until the rest
-/// arrives, and a lone escape byte at the end of a read is the Escape key.
+/// arrives. An escape byte at the end of a read is held: it is the Escape key when ``flush()``
+/// is called (the reader calls it when nothing more arrived in a short while).
 public struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
 
   public init() {}
+
+  /// Whether an escape byte is held, waiting to see whether a sequence follows.
+  public var isHoldingEscape: Bool { pending == [0x1B] }
+
+  /// Ends a held escape byte as the Escape key (and drops any unfinished sequence).
+  public mutating func flush() -> [Key] {
+    defer { pending.removeAll() }
+    return isHoldingEscape ? [.escape] : []
+  }
 
   /// The keys in `bytes` and in what earlier calls left undecoded.
   public mutating func keys(from bytes: some Sequence<UInt8>) -> [Key] {
@@ -47,16 +57,19 @@ public struct KeyDecoder: Sendable {
       let byte = pending[index]
       switch byte {
       case 0x1B:
-        // ESC [ A / ESC O A: arrows; a lone ESC: Escape.
+        // ESC [ A / ESC O A: arrows; a lone ESC: Escape (once flushed).
         guard index + 1 < pending.count else {
-          keys.append(.escape)
+          pending.removeFirst(index)
+          return keys
+        }
+        let next = pending[index + 1]
+        if next == 0x1B {
+          keys.append(.escape)  // Escape pressed twice: the first one is whole
           index += 1
           continue
         }
-        let next = pending[index + 1]
         guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else {
-          keys.append(.escape)
-          index += 1
+          index += 2  // Alt and a key: means nothing here
           continue
         }
         guard index + 2 < pending.count else {

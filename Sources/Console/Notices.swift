@@ -24,10 +24,12 @@ public final class Notices: Sendable {
     update { $0.problem = message }
   }
 
-  /// The notice lines: `log: …` and `! …`, each only when there is one.
+  /// The notice lines: `log: …`, then `! …` for each line of the problem, each only when
+  /// there is one.
   public var lines: [String] {
     state.withLock { state in
-      (state.log.map { ["log: \($0)"] } ?? []) + (state.problem.map { ["! \($0)"] } ?? [])
+      (state.log.map { ["log: \($0)"] } ?? [])
+        + (state.problem?.split(separator: "\n").map { "! \($0)" } ?? [])
     }
   }
 

@@ -44,7 +44,8 @@ enum Arch {
       --architecture X    the architecture to run (required)
       --keys SCRIPT       no terminal: press these keys, print each distinct screen. Every
                           character is a key; <enter> <tab> <bs> <up> <down> <esc> <space>
-                          <ctrl-r> name keys; {300ms} or {1.5s} waits on the real clock
+                          <ctrl-r> name keys; {300ms} or {1.5s} waits on the real clock,
+                          measured from the previous wait or the last start or query change
       --storage PATH      counter: the count's file (default: DATA/swift-unidirectional-
                           architectures/counter.txt, DATA being $XDG_DATA_HOME or ~/.local/share)
       --weather W         weather: live (Open-Meteo) or fixtures (recorded responses, offline)

@@ -22,27 +22,30 @@ struct RunCommand {
 
   init(_ arguments: inout Arguments) throws {
     let names = Catalog.architectures.map(\.name)
+    // Options first, so that the one positional argument is found wherever it stands.
+    let name = try arguments.option("--architecture", oneOf: names)
+    let keys = try arguments.option("--keys", allowingDashes: true)
+    let storage = try arguments.option("--storage")
+    let weather = try arguments.option("--weather", oneOf: ["live", "fixtures"])
+    let geocoding = try arguments.option("--geocoding-url")
+    let forecast = try arguments.option("--forecast-url")
+    let timeout = try arguments.option("--timeout")
     app = try arguments.positional("APP")
+    try arguments.finish()
     guard Catalog.apps.contains(app) else {
       throw UsageError("APP must be one of \(Catalog.apps.joined(separator: ", ")); got '\(app)'")
     }
-    guard let name = try arguments.option("--architecture", oneOf: names) else {
+    guard let name else {
       throw UsageError("run needs --architecture (one of \(names.joined(separator: ", ")))")
     }
     architecture = Catalog.architecture(named: name) ?? Catalog.architectures[0]
-    if let keys = try arguments.option("--keys", allowingDashes: true) {
+    if let keys {
       do {
         script = try Script(keys)
       } catch {
         throw UsageError(error.description)
       }
     }
-    let storage = try arguments.option("--storage")
-    let weather = try arguments.option("--weather", oneOf: ["live", "fixtures"])
-    let geocoding = try arguments.option("--geocoding-url")
-    let forecast = try arguments.option("--forecast-url")
-    let timeout = try arguments.option("--timeout")
-    try arguments.finish()
 
     if app != CounterApp.name, storage != nil {
       throw UsageError("--storage is for the counter only")
@@ -105,7 +108,7 @@ struct RunCommand {
         notices.problem(
           error.map {
             $0.isConnectivityProblem && source == .live
-              ? "\($0). No network? Run offline with --weather fixtures." : $0.description
+              ? "No network? Run offline with --weather fixtures.\n\($0)" : $0.description
           })
       }
       let session = ConsoleSession(implementation: architecture.weather, notices: notices) {

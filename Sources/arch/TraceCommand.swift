@@ -10,19 +10,17 @@ struct TraceCommand {
 
   init(_ arguments: inout Arguments) throws {
     let names = Catalog.architectures.map(\.name)
+    let name = try arguments.option("--architecture", oneOf: names)
+    let scenario = try arguments.option("--scenario")
     app = try arguments.positional("APP")
+    try arguments.finish()
     guard Catalog.apps.contains(app) else {
       throw UsageError("APP must be one of \(Catalog.apps.joined(separator: ", ")); got '\(app)'")
     }
-    guard let name = try arguments.option("--architecture", oneOf: names) else {
-      throw UsageError("trace needs --architecture")
-    }
+    guard let name else { throw UsageError("trace needs --architecture") }
     architecture = Catalog.architecture(named: name) ?? Catalog.architectures[0]
-    guard let scenario = try arguments.option("--scenario") else {
-      throw UsageError("trace needs --scenario")
-    }
+    guard let scenario else { throw UsageError("trace needs --scenario") }
     self.scenario = scenario
-    try arguments.finish()
   }
 
   func run() async throws -> Int32 {

@@ -81,7 +81,7 @@ import Testing
 
   /// The stopwatch in virtual time: the same waits and keys as in `.ci/run`, deterministic.
   @Test func theStopwatchShowsTheSameScreensInEveryArchitecture() async throws {
-    let script = try Script("s{1s}l{500ms}s<space>{250ms}r")
+    let script = try Script("s{1s}l{500ms}s<space>{300ms}r")
     var outputs: [String: String] = [:]
     for architecture in Catalog.architectures {
       let clock = VirtualClock()
@@ -94,7 +94,7 @@ import Testing
     #expect(reference.contains("== l ==\n0:01.0  running\nLap 1  0:01.0\n"))
     #expect(reference.contains("== {500ms} ==\n0:01.5  running\nLap 1  0:01.0\n"))
     #expect(reference.contains("== s ==\n0:01.5  stopped\n"))
-    #expect(reference.contains("== {250ms} ==\n0:01.7  running\n"))
+    #expect(reference.contains("== {300ms} ==\n0:01.8  running\n"))
     for (name, output) in outputs { #expect(output == reference, "\(name)") }
   }
 

@@ -155,7 +155,9 @@ import Testing
   @Test func aTruncatedBodyIsAFailure() async throws {
     let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
     let error = try await searchError(.raw(Array((head + Self.berlin.prefix(60)).utf8)))
+    // The connection closed early: the server is reachable, so no "offline" hint.
     #expect(error != nil)
+    #expect(error?.isConnectivityProblem == false)
   }
 
   @Test func aNonUTF8BodyIsAFailure() async throws {
@@ -180,6 +182,12 @@ import Testing
     let error = try await searchError(.silence, timeout: .milliseconds(300))
     #expect(error == .timedOut(host: "127.0.0.1", after: .milliseconds(300)))
     #expect(error?.isConnectivityProblem == true)
+  }
+
+  @Test func anAnswerThatNeverEndsTimesOut() async throws {
+    // FoundationNetworking's own timeout restarts with every packet; the transport's does not.
+    let error = try await searchError(.trickle, timeout: .milliseconds(1500))
+    #expect(error == .timedOut(host: "127.0.0.1", after: .milliseconds(1500)))
   }
 
   @Test func aClosedPortIsUnreachable() async throws {

@@ -57,9 +57,17 @@ import Testing
     #expect(decoder.keys(from: tokyo.suffix(1)) == [.character("東")])
   }
 
-  @Test func aLoneEscapeIsTheEscapeKeyAndOtherSequencesAreIgnored() {
+  @Test func aLoneEscapeIsHeldUntilFlushedAndOtherSequencesAreIgnored() {
     var decoder = KeyDecoder()
-    #expect(decoder.keys(from: [0x1B]) == [.escape])
+    #expect(decoder.keys(from: [0x1B]) == [])
+    #expect(decoder.isHoldingEscape)
+    #expect(decoder.flush() == [.escape])
+    #expect(decoder.keys(from: [0x1B]) == [])
+    #expect(decoder.keys(from: Array("[A".utf8)) == [.up])
+    #expect(decoder.flush() == [])
+    #expect(decoder.keys(from: [0x1B, UInt8(ascii: "q")]) == [])  // Alt-q
+    #expect(decoder.keys(from: [0x1B, 0x1B]) == [.escape])
+    #expect(decoder.flush() == [.escape])
     #expect(decoder.keys(from: Array("\u{1B}[C\u{1B}[15~x".utf8)) == [.character("x")])
   }
 }

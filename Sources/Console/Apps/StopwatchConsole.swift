@@ -16,6 +16,11 @@ extension StopwatchApp: ConsoleApp {
     }
   }
 
+  /// `start` while stopped starts the ticks.
+  public static func startsTimer(_ intent: StopwatchIntent, view: StopwatchView) -> Bool {
+    intent == .start && !view.isRunning
+  }
+
   public static func screen(_ view: StopwatchView, input: Void) -> [String] {
     var keys: [(key: String, meaning: String)] = [("space", view.startStopTitle.lowercased())]
     if view.canLap { keys.append(("l", "lap")) }

@@ -6,6 +6,13 @@ public struct WeatherInput: Sendable, Hashable {
   public var query = ""
   /// The highlighted row, which Enter selects.
   public var highlighted = 0
+  /// The rows the highlight belongs to; new results start at the first row again.
+  public var rowIDs: [Int] = []
+
+  /// The highlighted row of `view`: the first one when the rows changed.
+  func highlight(in view: WeatherView) -> Int {
+    view.rows.map(\.id) == rowIDs ? min(highlighted, view.rows.count - 1) : 0
+  }
 
   public init() {}
 }
@@ -18,6 +25,8 @@ extension WeatherApp: ConsoleApp {
   public static func action(for key: Key, view: WeatherView, input: inout WeatherInput)
     -> KeyAction<WeatherIntent>
   {
+    input.highlighted = input.highlight(in: view)
+    input.rowIDs = view.rows.map(\.id)
     switch key {
     case .character(let character):
       input.query.append(character)
@@ -44,10 +53,15 @@ extension WeatherApp: ConsoleApp {
     }
   }
 
+  /// Every query change restarts the debounce.
+  public static func startsTimer(_ intent: WeatherIntent, view: WeatherView) -> Bool {
+    if case .queryChanged = intent { true } else { false }
+  }
+
   public static func screen(_ view: WeatherView, input: WeatherInput) -> [String] {
     var lines = ["Search: \(view.query)"]
     if !view.status.text.isEmpty { lines.append(view.status.text) }
-    let highlighted = min(input.highlighted, view.rows.count - 1)
+    let highlighted = input.highlight(in: view)
     for (index, row) in view.rows.enumerated() {
       let mark = index == highlighted ? "> " : "  "
       lines.append(mark + row.text + (row.id == view.selectedPlaceID ? "  (selected)" : ""))

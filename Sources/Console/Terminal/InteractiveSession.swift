@@ -7,7 +7,7 @@ extension ConsoleSession {
   /// redrawing one screen in place; the terminal is restored on every way out.
   ///
   /// - Parameter title: The line above the screen, such as `counter · elm-store`.
-  /// - Throws: ``TerminalError/notATerminal`` when standard input or output is not a terminal.
+  /// - Throws: ``TerminalError`` when standard input or output is not a terminal.
   public func runInteractive(title: String) async throws(TerminalError) {
     let terminal = try RawTerminal()
     defer { terminal.restore() }
@@ -31,7 +31,6 @@ extension ConsoleSession {
     await driver.stop()
     screen.finish()
     await executor.settle(driver)
-    executor.release()
   }
 }
 
@@ -79,12 +78,12 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
   /// Redraws the whole screen over the previous one. Writes under the lock, so two threads
   /// never interleave their frames.
   func draw() {
-    let notices = notices.lines
     state.withLock { state in
       guard !state.isFinished, let view = state.view else { return }
       let width = max(10, terminal.columns - 1)
-      let lines = ([title, ""] + App.screen(view, input: state.input) + notices).map {
-        $0.count > width ? String($0.prefix(width - 1)) + "…" : $0
+      // Long lines (a notice with a URL) wrap onto the next lines rather than being cut.
+      let lines = ([title, ""] + App.screen(view, input: state.input) + notices.lines).flatMap {
+        wrapped($0, width: width)
       }
       var frame = "\r"
       if state.drawnLines > 1 { frame += "\u{1B}[\(state.drawnLines - 1)A" }
@@ -93,6 +92,19 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
       state.drawnLines = lines.count
     }
   }
+}
+
+/// `line` in pieces of at most `width` characters, broken at spaces where possible.
+func wrapped(_ line: String, width: Int) -> [String] {
+  var pieces: [String] = []
+  var rest = Substring(line)
+  while rest.count > width {
+    let limit = rest.index(rest.startIndex, offsetBy: width)
+    let cut = rest[..<limit].lastIndex(of: " ").map { rest.index(after: $0) } ?? limit
+    pieces.append(String(rest[..<cut]))
+    rest = rest[cut...]
+  }
+  return pieces + [String(rest)]
 }
 
 /// Reads keys on a thread of its own (never blocking the concurrency pool) into a stream.
@@ -106,8 +118,12 @@ private final class KeyReader: Sendable {
     let thread = Thread { [self] in
       var decoder = KeyDecoder()
       while !isStopped.load(ordering: .relaxed) {
-        guard let bytes = terminal.input(waitingUpTo: 100) else { break }
-        for key in decoder.keys(from: bytes) { continuation.yield(key) }
+        // An escape byte may start an arrow key whose rest is still on its way; it is the
+        // Escape key only if nothing follows within 40 ms.
+        let wait: Int32 = decoder.isHoldingEscape ? 40 : 100
+        guard let bytes = terminal.input(waitingUpTo: wait) else { break }
+        let keys = bytes.isEmpty ? decoder.flush() : decoder.keys(from: bytes)
+        for key in keys { continuation.yield(key) }
       }
       continuation.finish()
     }

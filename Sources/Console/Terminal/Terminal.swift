@@ -8,28 +8,41 @@
 
 /// Why the interactive screen cannot run.
 public enum TerminalError: Error, Hashable, CustomStringConvertible {
-  /// Standard input or output is not a terminal (a pipe, a file, CI).
-  case notATerminal
+  /// Standard input is not a terminal (a pipe, a file, CI): keys cannot be read one at a time.
+  case inputIsNotATerminal
+  /// Standard output is not a terminal: the screen cannot be redrawn in place.
+  case outputIsNotATerminal
 
   public var description: String {
     switch self {
-    case .notATerminal:
+    case .inputIsNotATerminal:
       "standard input is not a terminal, so keys cannot be read one at a time. "
         + "Run it in a terminal, or pass the keys as a script: --keys \"++-\""
+    case .outputIsNotATerminal:
+      "standard output is not a terminal, so the screen cannot be redrawn in place. "
+        + "Run it in a terminal, or pass the keys as a script to print every screen: --keys \"++-\""
     }
   }
 }
+
+/// The signals after which the terminal is restored: the user's (INT, TERM, HUP, QUIT) and a
+/// crash's (a Swift trap is SIGILL or SIGTRAP; ABRT, SEGV, BUS).
+private let restoredSignals = [
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS,
+]
 
 /// The terminal's settings before raw mode, for the signal handler. Written once, before the
 /// handler is installed, and only read afterwards.
 nonisolated(unsafe) private var savedSettings = termios()
 
-/// Restores the terminal and exits; runs in a signal handler, so only async-signal-safe calls.
-private func restoreAndExit(_ signal: Int32) {
+/// Restores the terminal, then lets the signal do what it does by default (end the process,
+/// with a core dump for a crash); runs in a signal handler, so only async-signal-safe calls.
+private func restoreAndRaise(_ number: Int32) {
   _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
   let text: StaticString = "\u{1B}[?25h\n"
   _ = write(STDOUT_FILENO, text.utf8Start, text.utf8CodeUnitCount)
-  _exit(128 + signal)
+  _ = signal(number, SIG_DFL)
+  _ = raise(number)
 }
 
 /// The terminal in raw mode: keys arrive one at a time, unechoed; the cursor is hidden.
@@ -40,17 +53,17 @@ final class RawTerminal: Sendable {
 
   /// Switches standard input to raw mode.
   ///
-  /// - Throws: ``TerminalError/notATerminal`` when standard input or output is not a terminal.
+  /// - Throws: ``TerminalError`` when standard input or output is not a terminal.
   init() throws(TerminalError) {
-    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-      throw .notATerminal
-    }
     var settings = termios()
-    guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw .notATerminal }
+    guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+      throw .inputIsNotATerminal
+    }
+    guard isatty(STDOUT_FILENO) == 1 else { throw .outputIsNotATerminal }
     original = settings
     savedSettings = settings
-    for number in [SIGINT, SIGTERM, SIGHUP] {
-      _ = signal(number) { restoreAndExit($0) }
+    for number in restoredSignals {
+      _ = signal(number) { restoreAndRaise($0) }
     }
     // No line buffering, no echo, no signals from Ctrl-C (it arrives as a key), reads return
     // at once.
@@ -69,7 +82,7 @@ final class RawTerminal: Sendable {
     var settings = original
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
     output("\u{1B}[?25h")
-    for number in [SIGINT, SIGTERM, SIGHUP] {
+    for number in restoredSignals {
       _ = signal(number, SIG_DFL)
     }
   }

@@ -63,13 +63,24 @@ public struct FileCounterStorage: CounterStorage {
 
   private func readCount() throws(FileStorageError) -> Int? {
     let path = url.path
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Non-blocking, so a FIFO at the path cannot hang the app; only regular files are read.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       let code = errno
       if code == ENOENT { return nil }
       throw .unreadable(path: path, reason: String(cString: strerror(code)))
     }
     defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(
+        path: path,
+        reason: status.st_mode & S_IFMT == S_IFDIR
+          ? String(cString: strerror(EISDIR)) : "not a regular file")
+    }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1024)
     while true {
@@ -97,7 +108,9 @@ public struct FileCounterStorage: CounterStorage {
 
   private func replaceContents(with bytes: [UInt8]) throws(FileStorageError) {
     let path = url.path
-    let directory = url.deletingLastPathComponent().path
+    // A symbolic link keeps pointing at the file: the file it names is the one replaced.
+    let target = url.resolvingSymlinksInPath()
+    let directory = target.deletingLastPathComponent().path
     do {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
@@ -124,7 +137,9 @@ public struct FileCounterStorage: CounterStorage {
     }
     if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
     if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil, rename(temporary, target.path) != 0 {
+      failure = String(cString: strerror(errno))
+    }
     if let failure {
       unlink(temporary)
       throw .unwritable(path: path, reason: failure)

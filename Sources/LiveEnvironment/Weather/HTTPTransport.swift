@@ -35,11 +35,17 @@ public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
   /// Creates a transport with its own ephemeral session: no cache, no cookies.
+  ///
+  /// - Parameter timeout: The limit for a whole request, enforced here: FoundationNetworking's
+  ///   own timeouts only measure the time between two packets (in whole seconds), so a server
+  ///   that trickles its answer would never time out.
   public init(timeout: Duration = .seconds(10)) {
     self.timeout = timeout
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout.seconds
-    configuration.timeoutIntervalForResource = timeout.seconds
+    // A backstop only; the deadline in `get` fires first.
+    let backstop = (timeout.seconds + 1).rounded(.up)
+    configuration.timeoutIntervalForRequest = backstop
+    configuration.timeoutIntervalForResource = backstop
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(configuration: configuration)
@@ -50,10 +56,29 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   public func get(_ url: URL) async throws -> HTTPResponse {
-    var request = URLRequest(
-      url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
     let host = url.host ?? url.absoluteString
+    let timeout = timeout
+    let session = session
+    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+      group.addTask { try await Self.fetch(url, host: host, session: session, timeout: timeout) }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next() else { throw CancellationError() }
+      guard let response = first else { throw OpenMeteoError.timedOut(host: host, after: timeout) }
+      return response
+    }
+  }
+
+  private static func fetch(
+    _ url: URL, host: String, session: URLSession, timeout: Duration
+  ) async throws -> HTTPResponse {
+    var request = URLRequest(
+      url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+      timeoutInterval: session.configuration.timeoutIntervalForRequest)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
     let (data, response): (Data, URLResponse)
     do {
       (data, response) = try await session.data(for: request)
@@ -74,7 +99,7 @@ extension OpenMeteoError {
     case .timedOut:
       self = .timedOut(host: host, after: timeout)
     case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed,
-      .networkConnectionLost, .internationalRoamingOff, .dataNotAllowed:
+      .internationalRoamingOff, .dataNotAllowed:
       self = .unreachable(host: host, reason: error.localizedDescription)
     default:
       self = .transport(host: host, reason: error.localizedDescription)

@@ -113,7 +113,8 @@ public struct OpenMeteoService: WeatherService {
   }
 
   /// `<base>/<path>?<query>`, every query value percent-encoded except RFC 3986's unreserved
-  /// characters (so `São Paulo` is `S%C3%A3o%20Paulo`).
+  /// characters and the comma, which Open-Meteo's lists use and a query may hold as it is (so
+  /// `São Paulo` is `S%C3%A3o%20Paulo`).
   static func url(_ base: URL, path: String, query: [(String, String)]) -> URL {
     var text = base.absoluteString
     while text.hasSuffix("/") { text.removeLast() }

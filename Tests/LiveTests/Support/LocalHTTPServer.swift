@@ -18,6 +18,9 @@ final class LocalHTTPServer: Sendable {
     case raw([UInt8])
     /// Nothing, until the server stops.
     case silence
+    /// Headers promising a large body, then one byte of it every 100 ms until the client
+    /// hangs up: never idle long enough for a per-packet timeout.
+    case trickle
 
     static func json(_ text: String, status: Int = 200) -> Reply {
       .response(status: status, body: Array(text.utf8))
@@ -121,6 +124,13 @@ final class LocalHTTPServer: Sendable {
       transmit(Array(head.utf8) + body, to: connection)
     case .raw(let bytes):
       transmit(bytes, to: connection)
+    case .trickle:
+      let head =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+      guard transmit(Array(head.utf8), to: connection) else { return }
+      while !state.withLock({ $0.isStopped }), transmit([UInt8(ascii: " ")], to: connection) {
+        usleep(100_000)  // the server's pace, not a test's wait
+      }
     case .silence:
       var byte: UInt8 = 0
       _ = recv(connection, &byte, 1, 0)  // returns when the client gives up or the server stops
@@ -141,14 +151,16 @@ final class LocalHTTPServer: Sendable {
     return parts.count == 3 ? String(parts[1]) : nil
   }
 
-  private func transmit(_ bytes: [UInt8], to connection: Int32) {
+  @discardableResult
+  private func transmit(_ bytes: [UInt8], to connection: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes {
         send(connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
       }
-      if count <= 0 { return }
+      if count <= 0 { return false }
       offset += count
     }
+    return true
   }
 }
