@@ -1,23 +1,29 @@
 import ArchitectureSpec
 
+// side-by-side: counter wiring
 /// The counter in plain Swift: a value model, a serial message loop, and tasks that call the
 /// environment directly.
 public final class BaselineCounter: Sendable {
+  // side-by-side: counter state
   struct Model: LoopModel {
+    // side-by-side: counter intents
     enum Message {
       case intent(CounterIntent)
       case loaded(Int?)
       case loadFailed
     }
 
+    // side-by-side: counter effects
     enum Effect {
       case save(Int)
       case log(String)
     }
 
+    // side-by-side: counter state
     var isLoaded = false
     var count = 0
 
+    // side-by-side: counter update+effects
     mutating func handle(_ message: Message) -> Effect? {
       switch message {
       case .loaded(let stored):
@@ -45,11 +51,15 @@ public final class BaselineCounter: Sendable {
       }
     }
 
+    // side-by-side: counter wiring
     var view: CounterView { isLoaded ? .ready(count: count) : .loading }
+    // side-by-side: end
   }
 
+  // side-by-side: counter effects
   private enum Slot { case load, saves }
 
+  // side-by-side: counter wiring
   private let loop: MessageLoop<Model>
   private let environment: CounterEnvironment
   private let tasks = TaskSlots<Slot>()
@@ -74,6 +84,7 @@ public final class BaselineCounter: Sendable {
   /// The current view.
   public var view: CounterView { loop.view }
 
+  // side-by-side: counter effects+wiring
   /// Starts: shows `Loading…`, reads the stored count, and starts writing saves in order.
   public func start(observer: @escaping @Sendable (CounterView) -> Void) {
     guard let initial = loop.start(observer: observer) else { return }
@@ -112,6 +123,7 @@ public final class BaselineCounter: Sendable {
     loop.drain(perform: perform)
   }
 
+  // side-by-side: counter wiring
   /// Sends an intent; safe from any thread.
   public func send(_ intent: CounterIntent) {
     if defects.contains(.losesConcurrentUpdates) {
@@ -130,6 +142,7 @@ public final class BaselineCounter: Sendable {
     }
   }
 
+  // side-by-side: counter effects
   private func deliver(_ message: Model.Message) {
     loop.send(message, isIntent: false, perform: perform)
   }
@@ -140,4 +153,5 @@ public final class BaselineCounter: Sendable {
     case .log(let message): environment.log.log(message)
     }
   }
+  // side-by-side: end
 }

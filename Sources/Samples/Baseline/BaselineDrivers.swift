@@ -1,5 +1,6 @@
 import ArchitectureSpec
 
+// side-by-side: counter wiring
 struct BaselineCounterDriver: AppDriver {
   typealias App = CounterApp
   let runtime: BaselineCounter
@@ -11,7 +12,9 @@ struct BaselineCounterDriver: AppDriver {
   func idle() async {}
   func stop() async { runtime.stop() }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 struct BaselineStopwatchDriver: AppDriver {
   typealias App = StopwatchApp
   let runtime: BaselineStopwatch
@@ -23,7 +26,9 @@ struct BaselineStopwatchDriver: AppDriver {
   func idle() async {}
   func stop() async { runtime.stop() }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 struct BaselineWeatherDriver: AppDriver {
   typealias App = WeatherApp
   let runtime: BaselineWeather
@@ -35,7 +40,9 @@ struct BaselineWeatherDriver: AppDriver {
   func idle() async {}
   func stop() async { runtime.stop() }
 }
+// side-by-side: end
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The plain-Swift reference counter.
   public static var baseline: Implementation { .baseline(defects: []) }
@@ -46,7 +53,9 @@ extension Implementation where App == CounterApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The plain-Swift reference stopwatch.
   public static var baseline: Implementation { .baseline(defects: []) }
@@ -57,7 +66,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The plain-Swift reference weather app.
   public static var baseline: Implementation { .baseline(defects: []) }
@@ -68,3 +79,4 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end

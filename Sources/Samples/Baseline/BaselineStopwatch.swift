@@ -1,19 +1,24 @@
 import ArchitectureSpec
 
+// side-by-side: stopwatch wiring
 /// The stopwatch in plain Swift: a value model, a serial message loop, and one timer task on
 /// absolute deadlines.
 public final class BaselineStopwatch: Sendable {
+  // side-by-side: stopwatch state
   struct Model: LoopModel {
+    // side-by-side: stopwatch intents
     enum Message {
       case intent(StopwatchIntent)
       case tick(timer: Int)
     }
 
+    // side-by-side: stopwatch effects
     enum Effect {
       case startTimer(id: Int)
       case cancelTimer
     }
 
+    // side-by-side: stopwatch state
     var tenths = 0
     var isRunning = false
     var laps: [Int] = []
@@ -21,6 +26,7 @@ public final class BaselineStopwatch: Sendable {
     var timer = 0
     let defects: BaselineDefects
 
+    // side-by-side: stopwatch update+effects
     mutating func handle(_ message: Message) -> Effect? {
       switch message {
       case .intent(.start):
@@ -56,11 +62,14 @@ public final class BaselineStopwatch: Sendable {
       }
     }
 
+    // side-by-side: stopwatch wiring
     var view: StopwatchView {
       StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps)
     }
+    // side-by-side: end
   }
 
+  // side-by-side: stopwatch wiring
   private let loop: MessageLoop<Model>
   private let environment: StopwatchEnvironment
   private let timers = TaskSlots<Int>()
@@ -98,6 +107,7 @@ public final class BaselineStopwatch: Sendable {
     if !defects.contains(.appliesResultsAfterStop) { timers.cancelAll() }
   }
 
+  // side-by-side: stopwatch effects
   private func perform(_ effect: Model.Effect) {
     switch effect {
     case .startTimer(let id):
@@ -114,8 +124,10 @@ public final class BaselineStopwatch: Sendable {
       timers.cancel(0)
     }
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// Calls `onTick` at start + k × `interval` for k = 1, 2, … until it returns `false` or the
 /// task is cancelled. Deadlines are absolute, so a slow tick never delays the next.
 func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: () -> Bool) async {
@@ -125,3 +137,4 @@ func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: (
     do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
   } while onTick()
 }
+// side-by-side: end

@@ -1,9 +1,12 @@
 import ArchitectureSpec
 
+// side-by-side: weather wiring
 /// The weather app in plain Swift: a value model, a serial message loop, and tasks for the
 /// debounce, the search and the forecast, each replaced (and cancelled) by the next.
 public final class BaselineWeather: Sendable {
+  // side-by-side: weather state
   struct Model: LoopModel {
+    // side-by-side: weather intents
     enum Message {
       case intent(WeatherIntent)
       case debounced(term: String, id: Int)
@@ -11,6 +14,7 @@ public final class BaselineWeather: Sendable {
       case forecasted(id: Int, Result<Forecast, any Error>)
     }
 
+    // side-by-side: weather effects
     enum Effect {
       case debounce(term: String, id: Int)
       case cancelSearch
@@ -18,6 +22,7 @@ public final class BaselineWeather: Sendable {
       case forecast(Place, id: Int)
     }
 
+    // side-by-side: weather state
     enum SearchPhase { case inFlight, succeeded, failed }
     enum Weather {
       case none, loading
@@ -38,6 +43,7 @@ public final class BaselineWeather: Sendable {
     var forecastID = 0
     let defects: BaselineDefects
 
+    // side-by-side: weather update+effects
     mutating func handle(_ message: Message) -> Effect? {
       switch message {
       case .intent(.queryChanged(let text)):
@@ -99,6 +105,7 @@ public final class BaselineWeather: Sendable {
       return .forecast(place, id: forecastID)
     }
 
+    // side-by-side: weather wiring
     var view: WeatherView {
       WeatherView(
         query: query, status: status, rows: places.map(WeatherView.Row.init),
@@ -114,10 +121,13 @@ public final class BaselineWeather: Sendable {
       case .failed: return .failed(selected)
       }
     }
+    // side-by-side: end
   }
 
+  // side-by-side: weather effects
   private enum Slot { case debounce, search, forecast }
 
+  // side-by-side: weather wiring
   private let loop: MessageLoop<Model>
   private let environment: WeatherEnvironment
   private let tasks = TaskSlots<Slot>()
@@ -155,6 +165,7 @@ public final class BaselineWeather: Sendable {
     if !defects.contains(.appliesResultsAfterStop) { tasks.cancelAll() }
   }
 
+  // side-by-side: weather effects
   private func deliver(_ message: Model.Message) {
     loop.send(message, isIntent: false, perform: perform)
   }
@@ -190,8 +201,10 @@ public final class BaselineWeather: Sendable {
         })
     }
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
@@ -202,3 +215,4 @@ extension Result where Failure == any Error {
     do { self = .success(try await body()) } catch { self = .failure(error) }
   }
 }
+// side-by-side: end

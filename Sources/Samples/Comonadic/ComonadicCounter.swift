@@ -4,6 +4,7 @@ import Comonadic
 /// The counter as a Bow Arch component: a state, inputs, a dispatcher turning inputs into state
 /// actions and effects, and a render function.
 public enum ComonadicCounter {
+  // side-by-side: counter state
   public struct State: Equatable, Sendable {
     public var isLoaded = false
     public var count = 0
@@ -16,6 +17,7 @@ public enum ComonadicCounter {
 
     public init() {}
 
+    // side-by-side: counter update
     /// Applies what storage returned: a valid count, nothing, or something unreadable.
     mutating func load(_ stored: Int?, failed: Bool = false) {
       guard !isLoaded else { return }
@@ -36,18 +38,23 @@ public enum ComonadicCounter {
       }
       if count != old { countToSave = count }
     }
+    // side-by-side: end
   }
 
+  // side-by-side: counter intents
   /// What the view sends: the user's intents, and `appear` when it is first shown.
   public enum Input: Sendable {
     case appear
     case intent(CounterIntent)
   }
 
+  // side-by-side: counter effects
   public enum Work: Sendable { case load, save }
 
+  // side-by-side: counter intents
   public typealias Dispatcher = StateDispatcher<CounterEnvironment, State, Input>
 
+  // side-by-side: counter update+effects
   /// Loads on `appear`; applies intents, then saves the changed count (saves one at a time, in
   /// order) and logs the outcome.
   public static let dispatcher = Dispatcher.workflow { input in
@@ -86,6 +93,7 @@ public enum ComonadicCounter {
     ]
   }
 
+  // side-by-side: counter wiring
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (Input) -> Void
   ) -> CounterView {
@@ -100,4 +108,5 @@ public enum ComonadicCounter {
       initialState: State(), environment: environment, dispatcher: dispatcher,
       executor: environment.executor, render: render)
   }
+  // side-by-side: end
 }

@@ -53,6 +53,7 @@ struct ComonadicDriver<App: ConformanceApp>: AppDriver {
   func stop() async { stopComponent() }
 }
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The counter as a comonadic component over a `Store`.
   public static var comonadic: Implementation {
@@ -62,6 +63,7 @@ extension Implementation where App == CounterApp {
         appear: .appear)
     }
   }
+  // side-by-side: end
 
   /// The counter as a comonadic component over a `Moore` machine.
   public static var comonadicMoore: Implementation {
@@ -73,6 +75,7 @@ extension Implementation where App == CounterApp {
   }
 }
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The stopwatch as a comonadic component.
   public static var comonadic: Implementation {
@@ -82,7 +85,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The weather app as a comonadic component.
   public static var comonadic: Implementation {
@@ -92,6 +97,7 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end
 
 /// The benchmark counter as a component: ``tally(_:_:)`` as a pure dispatcher, observers as
 /// subscribers.

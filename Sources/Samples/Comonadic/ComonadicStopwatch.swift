@@ -4,6 +4,7 @@ import Comonadic
 /// The stopwatch as a Bow Arch component: its timer is a stream that sends a tick action at
 /// absolute deadlines until cancelled.
 public enum ComonadicStopwatch {
+  // side-by-side: stopwatch state
   public struct State: Equatable, Sendable {
     public var tenths = 0
     public var isRunning = false
@@ -12,10 +13,13 @@ public enum ComonadicStopwatch {
     public init() {}
   }
 
+  // side-by-side: stopwatch effects
   public enum Work: Sendable { case timer }
 
+  // side-by-side: stopwatch intents
   public typealias Dispatcher = StateDispatcher<StopwatchEnvironment, State, StopwatchIntent>
 
+  // side-by-side: stopwatch update+effects
   public static let dispatcher = Dispatcher.workflow { intent in
     switch intent {
     case .start:
@@ -33,6 +37,7 @@ public enum ComonadicStopwatch {
     }
   }
 
+  // side-by-side: stopwatch effects
   /// Ticks at start + k × 100 ms, k = 1, 2, …: absolute deadlines, so nothing drifts (S2).
   static let timer = StateEffect<StopwatchEnvironment, State>.stream(id: Work.timer) {
     environment, _, send in
@@ -41,6 +46,7 @@ public enum ComonadicStopwatch {
     }
   }
 
+  // side-by-side: stopwatch wiring
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (StopwatchIntent) -> Void
   ) -> StopwatchView {
@@ -56,8 +62,10 @@ public enum ComonadicStopwatch {
       initialState: State(), environment: environment, dispatcher: dispatcher,
       executor: environment.executor, render: render)
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// Calls `tick` at now + k × `interval`, k = 1, 2, …, until cancelled.
 private func ticks<C: Clock<Duration>>(
   every interval: Duration, on clock: C, _ tick: () -> Void
@@ -69,3 +77,4 @@ private func ticks<C: Clock<Duration>>(
     tick()
   }
 }
+// side-by-side: end

@@ -4,6 +4,7 @@ import Comonadic
 /// The weather app as a Bow Arch component: workflows debounce, search and fetch forecasts;
 /// each kind of work has one id, so new work cancels the old and its late result never lands.
 public enum ComonadicWeather {
+  // side-by-side: weather state
   public struct State: Equatable, Sendable {
     public var query = ""
     public var status = WeatherView.SearchStatus.idle
@@ -26,11 +27,15 @@ public enum ComonadicWeather {
     public var hasFailed: Bool
   }
 
+  // side-by-side: weather effects
   public enum Work: Sendable { case debounce, search, forecast }
 
+  // side-by-side: weather intents
   public typealias Dispatcher = StateDispatcher<WeatherEnvironment, State, WeatherIntent>
+  // side-by-side: weather effects
   typealias Step = StateEffect<WeatherEnvironment, State>
 
+  // side-by-side: weather update+effects
   public static let dispatcher = Dispatcher.workflow { intent in
     switch intent {
     case .queryChanged(let text):
@@ -128,6 +133,7 @@ public enum ComonadicWeather {
     ]
   }
 
+  // side-by-side: weather wiring
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (WeatherIntent) -> Void
   ) -> WeatherView {
@@ -150,8 +156,11 @@ public enum ComonadicWeather {
       initialState: State(), environment: environment, dispatcher: dispatcher,
       executor: environment.executor, render: render)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
+// side-by-side: end

@@ -4,6 +4,7 @@ import ElmStore
 /// The counter as an ElmStore app: state, actions, a pure update, and effects that load, save
 /// and log.
 public enum ElmCounter {
+  // side-by-side: counter state
   public struct State: Equatable, Sendable {
     public var isLoaded = false
     public var count = 0
@@ -15,6 +16,7 @@ public enum ElmCounter {
     public init() {}
   }
 
+  // side-by-side: counter intents
   public enum Action: Equatable, Sendable {
     case load
     case loaded(Int?)
@@ -24,6 +26,7 @@ public enum ElmCounter {
     case saveFailed
   }
 
+  // side-by-side: counter update
   public static func update(_ state: inout State, _ action: Action) {
     state.countToSave = nil
     switch action {
@@ -51,6 +54,7 @@ public enum ElmCounter {
     }
   }
 
+  // side-by-side: counter effects
   /// Loads once, saves each changed count in order, and logs what happened.
   public static func effect(_ environment: CounterEnvironment) -> Effect<State, Action> {
     let (saves, pending) = AsyncStream.makeStream(of: Int.self)
@@ -95,15 +99,19 @@ public enum ElmCounter {
     }
   }
 
+  // side-by-side: counter wiring
   public static func view(_ state: State) -> CounterView {
     state.isLoaded ? .ready(count: state.count) : .loading
   }
 
+  // side-by-side: counter effects
   enum Work { case load, saves }
 
+  // side-by-side: counter wiring
   /// A counter store for `environment`; dispatch `.load` to start it.
   public static func makeStore(environment: CounterEnvironment) -> Store<State, Action> {
     Store(
       state: State(), update: update, effect: effect(environment), executor: environment.executor)
   }
+  // side-by-side: end
 }

@@ -3,6 +3,7 @@ import ElmStore
 
 /// The stopwatch as an ElmStore app: one timer effect that runs until cancelled.
 public enum ElmStopwatch {
+  // side-by-side: stopwatch state
   public struct State: Equatable, Sendable {
     public var tenths = 0
     public var isRunning = false
@@ -11,11 +12,13 @@ public enum ElmStopwatch {
     public init() {}
   }
 
+  // side-by-side: stopwatch intents
   public enum Action: Equatable, Sendable {
     case intent(StopwatchIntent)
     case tick
   }
 
+  // side-by-side: stopwatch update
   public static func update(_ state: inout State, _ action: Action) {
     switch action {
     case .intent(.start): state.isRunning = true
@@ -26,6 +29,7 @@ public enum ElmStopwatch {
     }
   }
 
+  // side-by-side: stopwatch effects
   /// Starts the timer on `start` (a running timer is kept: never a second one) and cancels it on
   /// `stop` and `reset`.
   public static func effect(_ environment: StopwatchEnvironment) -> Effect<State, Action> {
@@ -42,19 +46,24 @@ public enum ElmStopwatch {
     }
   }
 
+  // side-by-side: stopwatch wiring
   public static func view(_ state: State) -> StopwatchView {
     StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
   }
 
+  // side-by-side: stopwatch effects
   enum Timer { case id }
 
+  // side-by-side: stopwatch wiring
   /// A stopwatch store for `environment`.
   public static func makeStore(environment: StopwatchEnvironment) -> Store<State, Action> {
     Store(
       state: State(), update: update, effect: effect(environment), executor: environment.executor)
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// Calls `tick` at now + k × `interval`, k = 1, 2, …, until cancelled. The deadlines are
 /// absolute, so a late tick never delays the next.
 private func ticks<C: Clock<Duration>>(
@@ -67,3 +76,4 @@ private func ticks<C: Clock<Duration>>(
     tick()
   }
 }
+// side-by-side: end

@@ -22,6 +22,7 @@ struct ElmStoreDriver<App: ConformanceApp, State: Equatable & Sendable, Action: 
   func stop() async { store.stop() }
 }
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The counter on ElmStore.
   public static var elmStore: Implementation {
@@ -32,7 +33,9 @@ extension Implementation where App == CounterApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The stopwatch on ElmStore.
   public static var elmStore: Implementation {
@@ -43,7 +46,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The weather app on ElmStore.
   public static var elmStore: Implementation {
@@ -54,6 +59,7 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end
 
 /// The benchmark counter on a store: ``tally(_:_:)`` as the update, observers as subscribers.
 public final class ElmStoreTally: TallySubject {

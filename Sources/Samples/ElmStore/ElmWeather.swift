@@ -4,6 +4,7 @@ import ElmStore
 /// The weather app as an ElmStore app: the update decides, the effects debounce, search and
 /// fetch forecasts — each run superseding the one before, so a late result never lands.
 public enum ElmWeather {
+  // side-by-side: weather state
   public struct State: Equatable, Sendable {
     public var query = ""
     public var status = WeatherView.SearchStatus.idle
@@ -28,6 +29,7 @@ public enum ElmWeather {
     public var hasFailed: Bool
   }
 
+  // side-by-side: weather effects
   public enum Request: Equatable, Sendable {
     case debounce(term: String)
     case cancelSearch
@@ -35,6 +37,7 @@ public enum ElmWeather {
     case forecast(Place)
   }
 
+  // side-by-side: weather intents
   public enum Action: Equatable, Sendable {
     case intent(WeatherIntent)
     case debounced(term: String)
@@ -44,6 +47,7 @@ public enum ElmWeather {
     case forecastFailed
   }
 
+  // side-by-side: weather update
   public static func update(_ state: inout State, _ action: Action) {
     state.request = nil
     switch action {
@@ -93,6 +97,7 @@ public enum ElmWeather {
     state.request = .forecast(place)
   }
 
+  // side-by-side: weather effects
   /// Carries out the update's request. Each kind of work has one id, so a new run cancels the
   /// one before and the store drops whatever the old one still sends.
   public static func effect(_ environment: WeatherEnvironment) -> Effect<State, Action> {
@@ -126,6 +131,7 @@ public enum ElmWeather {
     }
   }
 
+  // side-by-side: weather wiring
   public static func view(_ state: State) -> WeatherView {
     let weather: WeatherView.Weather =
       switch (state.selected, state.weather) {
@@ -139,15 +145,20 @@ public enum ElmWeather {
       selectedPlaceID: state.selected?.id, weather: weather, unit: state.unit)
   }
 
+  // side-by-side: weather effects
   enum Work { case debounce, search, forecast }
 
+  // side-by-side: weather wiring
   /// A weather store for `environment`.
   public static func makeStore(environment: WeatherEnvironment) -> Store<State, Action> {
     Store(
       state: State(), update: update, effect: effect(environment), executor: environment.executor)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
+// side-by-side: end

@@ -1,20 +1,24 @@
 import ArchitectureSpec
 import IOLoop
 
+// side-by-side: counter effects
 /// Counter storage as an IO type.
 public enum StorageIO: IOType {
   public enum Output: Sendable, Equatable {
     case load
     case save(Int)
   }
+  // side-by-side: counter intents
   public enum Input: Sendable, Equatable {
     case loaded(Int?)
     case loadFailed
     case saved(Int)
     case saveFailed
   }
+  // side-by-side: end
 }
 
+// side-by-side: counter effects
 /// The log as an IO type: nothing comes back.
 public enum LogIO: IOType {
   public enum Output: Sendable, Equatable {
@@ -22,13 +26,17 @@ public enum LogIO: IOType {
   }
 }
 
+// side-by-side: counter state
 /// The counter as one pure function: every load, save, log and render is an output. The log
 /// comes before storage in the IO list, so a step's log line is written before the next save
 /// it asks for starts.
 public struct IOCounter: PureApp, Equatable {
+  // side-by-side: counter intents
   public typealias Input = IOInput<ScreenIO<CounterView, CounterIntent>, LogIO, StorageIO>
+  // side-by-side: counter effects
   public typealias Outputs = IOOutputs<ScreenIO<CounterView, CounterIntent>, LogIO, StorageIO>
 
+  // side-by-side: counter state
   public var isLoaded = false
   public var count = 0
   /// Whether a save is out: saves go one at a time, in the order counts changed.
@@ -38,8 +46,10 @@ public struct IOCounter: PureApp, Equatable {
 
   public init() {}
 
+  // side-by-side: counter wiring
   public var view: CounterView { isLoaded ? .ready(count: count) : .loading }
 
+  // side-by-side: counter update+effects
   public static func start() -> (IOCounter, Outputs) {
     let app = IOCounter()
     return (app, Outputs([app.view], [], [.load]))
@@ -104,8 +114,10 @@ public struct IOCounter: PureApp, Equatable {
     let count = next.unsaved.removeFirst()
     return (next, Outputs([], [log], [.save(count)]))
   }
+  // side-by-side: end
 }
 
+// side-by-side: counter effects
 /// Loads and saves through the storage; each result comes back as an input.
 public struct StorageHandler: IOHandler {
   public typealias IO = StorageIO
@@ -145,3 +157,4 @@ public struct LogHandler: IOHandler {
     log.log(message)
   }
 }
+// side-by-side: end

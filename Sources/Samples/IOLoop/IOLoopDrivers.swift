@@ -21,6 +21,7 @@ struct IOLoopDriver<App: ConformanceApp>: AppDriver {
   func stop() async { end() }
 }
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The counter on IOLoop.
   public static var ioLoop: Implementation {
@@ -37,7 +38,9 @@ extension Implementation where App == CounterApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The stopwatch on IOLoop.
   public static var ioLoop: Implementation {
@@ -53,7 +56,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The weather app on IOLoop.
   public static var ioLoop: Implementation {
@@ -70,6 +75,7 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end
 
 /// The benchmark counter as a pure app: ``tally(_:_:)`` on a copy; a render output per change
 /// only when someone watches.

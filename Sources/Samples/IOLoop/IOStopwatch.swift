@@ -1,30 +1,39 @@
 import ArchitectureSpec
 import IOLoop
 
+// side-by-side: stopwatch effects
 /// A repeating timer as an IO type.
 public enum TimerIO: IOType {
   public enum Output: Sendable, Equatable {
     case start(every: Duration)
     case stop
   }
+  // side-by-side: stopwatch intents
   public enum Input: Sendable, Equatable { case tick }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch state
 /// The stopwatch as one pure function; the timer is an output, each tick an input.
 public struct IOStopwatch: PureApp, Equatable {
+  // side-by-side: stopwatch intents
   public typealias Input = IOInput<ScreenIO<StopwatchView, StopwatchIntent>, TimerIO>
+  // side-by-side: stopwatch effects
   public typealias Outputs = IOOutputs<ScreenIO<StopwatchView, StopwatchIntent>, TimerIO>
 
+  // side-by-side: stopwatch state
   public var tenths = 0
   public var isRunning = false
   public var laps: [Int] = []
 
   public init() {}
 
+  // side-by-side: stopwatch wiring
   public var view: StopwatchView {
     StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps)
   }
 
+  // side-by-side: stopwatch update+effects
   public static func start() -> (IOStopwatch, Outputs) {
     let app = IOStopwatch()
     return (app, Outputs([app.view], []))
@@ -56,8 +65,10 @@ public struct IOStopwatch: PureApp, Equatable {
     }
     return (next, Outputs(next.view == view ? [] : [next.view], timer))
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// Ticks on a clock at absolute deadlines until stopped.
 public struct TimerHandler: IOHandler {
   public typealias IO = TimerIO
@@ -91,3 +102,4 @@ private func ticks<C: Clock<Duration>>(
     tick()
   }
 }
+// side-by-side: end

@@ -1,46 +1,59 @@
 import ArchitectureSpec
 import IOLoop
 
+// side-by-side: weather effects
 /// A delay as an IO type: the app asks to hear back about a term after a pause.
 public enum DebounceIO: IOType {
   public enum Output: Sendable, Equatable {
     case debounce(term: String)
     case cancel
   }
+  // side-by-side: weather intents
   public enum Input: Sendable, Equatable {
     case elapsed(term: String)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 /// Place search as an IO type; requests carry ids so the app recognises stale answers.
 public enum SearchIO: IOType {
   public enum Output: Sendable, Equatable {
     case search(id: Int, term: String)
     case cancel
   }
+  // side-by-side: weather intents
   public enum Input: Sendable, Equatable {
     case found(id: Int, [Place])
     case failed(id: Int)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 /// Forecasts as an IO type, with request ids too.
 public enum ForecastIO: IOType {
   public enum Output: Sendable, Equatable {
     case fetch(id: Int, Place)
   }
+  // side-by-side: weather intents
   public enum Input: Sendable, Equatable {
     case fetched(id: Int, Forecast)
     case failed(id: Int)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather state
 /// The weather app as one pure function over four kinds of IO.
 public struct IOWeather: PureApp, Equatable {
+  // side-by-side: weather intents
   public typealias Screen = ScreenIO<WeatherView, WeatherIntent>
   public typealias Input = IOInput<Screen, DebounceIO, SearchIO, ForecastIO>
+  // side-by-side: weather effects
   public typealias Outputs = IOOutputs<Screen, DebounceIO, SearchIO, ForecastIO>
 
+  // side-by-side: weather state
   public enum Weather: Equatable, Sendable {
     case none, loading, failed
     case loaded(Forecast)
@@ -61,6 +74,7 @@ public struct IOWeather: PureApp, Equatable {
 
   public init() {}
 
+  // side-by-side: weather wiring
   public var view: WeatherView {
     let shown: WeatherView.Weather =
       switch (selected, weather) {
@@ -74,6 +88,7 @@ public struct IOWeather: PureApp, Equatable {
       selectedPlaceID: selected?.id, weather: shown, unit: unit)
   }
 
+  // side-by-side: weather update+effects
   public static func start() -> (IOWeather, Outputs) {
     let app = IOWeather()
     return (app, Outputs([app.view], [], [], []))
@@ -143,8 +158,10 @@ public struct IOWeather: PureApp, Equatable {
     forecastID += 1
     return [.fetch(id: forecastID, place)]
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 /// Waits on the clock, one pause at a time: a new one replaces the one waiting.
 public struct DebounceHandler: IOHandler {
   public typealias IO = DebounceIO
@@ -211,3 +228,4 @@ enum Work { case debounce, search, forecast }
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
+// side-by-side: end

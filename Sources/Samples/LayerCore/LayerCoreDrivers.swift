@@ -21,6 +21,7 @@ struct LayerCoreDriver<App: ConformanceApp, C: Core>: AppDriver {
   func stop() async { flow.stop() }
 }
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The counter on LayerCore.
   public static var layerCore: Implementation {
@@ -32,7 +33,9 @@ extension Implementation where App == CounterApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The stopwatch on LayerCore.
   public static var layerCore: Implementation {
@@ -44,7 +47,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The weather app on LayerCore.
   public static var layerCore: Implementation {
@@ -56,6 +61,7 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end
 
 /// The running flow of a driver, started once.
 final class FlowBox<C: Core>: Sendable {

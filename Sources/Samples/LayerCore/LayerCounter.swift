@@ -6,6 +6,7 @@ import Synchronization
 /// layers — the screen, the storage and the log — that each map the state into what their
 /// machine needs and their machine's outputs back into events.
 public enum LayerCounter {
+  // side-by-side: counter state
   /// The global state; the core has none (the screen shows `Loading…`) until storage answers.
   public struct AppState: Sendable, Equatable {
     public var count = 0
@@ -26,6 +27,7 @@ public enum LayerCounter {
     }
   }
 
+  // side-by-side: counter intents
   /// The global events.
   public enum AppEvent: Sendable, Equatable {
     /// What the user did on the screen.
@@ -37,6 +39,7 @@ public enum LayerCounter {
     case saveFailed(Int)
   }
 
+  // side-by-side: counter wiring
   /// The reducer, and the layers that run around it.
   public struct App: Core {
     let screen: Screen<CounterView, CounterIntent>
@@ -57,6 +60,7 @@ public enum LayerCounter {
       ]
     }
 
+    // side-by-side: counter update
     public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
       switch event {
       case .loaded(let stored):
@@ -104,8 +108,10 @@ public enum LayerCounter {
         state.unsaved.isEmpty ? nil : Request(id: state.nextID(), state.unsaved.removeFirst())
       return state
     }
+    // side-by-side: end
   }
 
+  // side-by-side: counter wiring
   /// The screen: shows the count, sends clicks.
   struct UILayer: LayerType {
     let screen: Screen<CounterView, CounterIntent>
@@ -115,6 +121,7 @@ public enum LayerCounter {
     func map(event: CounterIntent) -> AppEvent { .click(event) }
   }
 
+  // side-by-side: counter effects
   /// The storage: loads the count when the flow starts, then carries out each save.
   struct StorageLayer: LayerType {
     let storage: any CounterStorage
@@ -184,8 +191,10 @@ public enum LayerCounter {
       log.log(line.value)
     }
   }
+  // side-by-side: end
 }
 
+// side-by-side: counter effects
 extension Mutex where Value == Int {
   /// Stores `value`; returns what was stored before.
   func exchange(_ value: Int) -> Int {
@@ -195,3 +204,4 @@ extension Mutex where Value == Int {
     }
   }
 }
+// side-by-side: end

@@ -4,6 +4,7 @@ import LayerCore
 /// The stopwatch as a simprokcore app: the core counts tenths and laps; the timer layer ticks
 /// while the state says a timer runs.
 public enum LayerStopwatch {
+  // side-by-side: stopwatch state
   /// The global state.
   public struct AppState: Sendable, Equatable {
     public var tenths = 0
@@ -18,12 +19,14 @@ public enum LayerStopwatch {
     var runningTimer: Request<Int>? { isRunning ? Request(id: timer, timer) : nil }
   }
 
+  // side-by-side: stopwatch intents
   /// The global events.
   public enum AppEvent: Sendable, Equatable {
     case click(StopwatchIntent)
     case tick(timer: Int)
   }
 
+  // side-by-side: stopwatch wiring
   /// The reducer, and the screen and timer layers.
   public struct App: Core {
     let screen: Screen<StopwatchView, StopwatchIntent>
@@ -40,6 +43,7 @@ public enum LayerStopwatch {
       [~UILayer(screen: screen), ~TimerLayer(clock: environment.clock)]
     }
 
+    // side-by-side: stopwatch update
     public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
       var state = state ?? AppState()
       switch event {
@@ -63,8 +67,10 @@ public enum LayerStopwatch {
       }
       return .set(state)
     }
+    // side-by-side: end
   }
 
+  // side-by-side: stopwatch wiring
   /// The screen: shows the time and laps, sends clicks.
   struct UILayer: LayerType {
     let screen: Screen<StopwatchView, StopwatchIntent>
@@ -76,6 +82,7 @@ public enum LayerStopwatch {
     func map(event: StopwatchIntent) -> AppEvent { .click(event) }
   }
 
+  // side-by-side: stopwatch effects
   /// The timer: ticks every tenth of a second, on absolute deadlines, while the state has a
   /// running timer; a new timer replaces the old one, and none stops it.
   struct TimerLayer: LayerType {
@@ -91,8 +98,10 @@ public enum LayerStopwatch {
     func map(state: AppState) -> Request<Int>? { state.runningTimer }
     func map(event timer: Int) -> AppEvent { .tick(timer: timer) }
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// Calls `onTick` at start + k × `interval`, k = 1, 2, …, until cancelled.
 private func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: () -> Void)
   async
@@ -104,3 +113,4 @@ private func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ o
     onTick()
   }
 }
+// side-by-side: end

@@ -5,6 +5,7 @@ import LayerCore
 /// requests it wants carried out; the debounce, search and forecast layers carry out the latest
 /// request of their kind, and the core ignores answers to requests it no longer wants.
 public enum LayerWeather {
+  // side-by-side: weather state
   /// The global state.
   public struct AppState: Sendable {
     public enum SearchPhase: Sendable, Equatable {
@@ -44,6 +45,7 @@ public enum LayerWeather {
     }
   }
 
+  // side-by-side: weather intents
   /// The global events.
   public enum AppEvent: Sendable {
     case click(WeatherIntent)
@@ -52,6 +54,7 @@ public enum LayerWeather {
     case forecasted(Answer<Place, Forecast>)
   }
 
+  // side-by-side: weather wiring
   /// The reducer, and the screen, debounce, search and forecast layers.
   public struct App: Core {
     let screen: Screen<WeatherView, WeatherIntent>
@@ -71,6 +74,7 @@ public enum LayerWeather {
       ]
     }
 
+    // side-by-side: weather update
     public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
       var state = state ?? AppState()
       switch event {
@@ -132,8 +136,10 @@ public enum LayerWeather {
       state.weather = .loading
       state.forecast = Request(id: state.nextID(), place)
     }
+    // side-by-side: end
   }
 
+  // side-by-side: weather effects
   /// Waits for typing to pause, then hands the term back.
   struct DebounceLayer: LayerType {
     let clock: any Clock<Duration>
@@ -176,6 +182,7 @@ public enum LayerWeather {
     func map(event: Answer<Place, Forecast>) -> AppEvent { .forecasted(event) }
   }
 
+  // side-by-side: weather wiring
   struct UILayer: LayerType {
     let screen: Screen<WeatherView, WeatherIntent>
 
@@ -200,4 +207,5 @@ public enum LayerWeather {
     case .failed: return .failed(selected)
     }
   }
+  // side-by-side: end
 }

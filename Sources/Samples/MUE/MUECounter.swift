@@ -4,6 +4,7 @@ import MUE
 /// The counter in Model-Update-Effect style: the update decides what to load, save and log;
 /// the effect handler only talks to storage and the log.
 public enum MUECounter {
+  // side-by-side: counter state
   public struct State: Equatable, Sendable, SmartCopy {
     public var isLoaded = false
     public var count = 0
@@ -15,21 +16,26 @@ public enum MUECounter {
     public init() {}
   }
 
+  // side-by-side: counter intents
   public typealias Event = CounterIntent
 
+  // side-by-side: counter effects
   public enum Effect: MUE.Effect, Equatable {
     case load
     case save(Int)
     case log(String)
 
+    // side-by-side: counter intents
     public enum Result: Sendable, Equatable {
       case loaded(Int?)
       case loadFailed
       case saved(Int)
       case saveFailed(Int)
     }
+    // side-by-side: end
   }
 
+  // side-by-side: counter update+effects
   public struct Update: MUE.Update {
     public init() {}
 
@@ -87,6 +93,7 @@ public enum MUECounter {
     }
   }
 
+  // side-by-side: counter effects
   public struct EffectHandler: MUE.EffectHandler {
     let storage: any CounterStorage
     let log: any AppLog
@@ -116,6 +123,7 @@ public enum MUECounter {
     }
   }
 
+  // side-by-side: counter wiring
   public static func view(_ state: State) -> CounterView {
     state.isLoaded ? .ready(count: state.count) : .loading
   }
@@ -126,4 +134,5 @@ public enum MUECounter {
       update: Update(), effectHandler: EffectHandler(environment: environment), state: State(),
       executor: environment.executor)
   }
+  // side-by-side: end
 }

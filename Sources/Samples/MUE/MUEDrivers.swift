@@ -18,6 +18,7 @@ where H.Effect == U.Effect, U.Event == App.Intent {
   func stop() async { loop.stop() }
 }
 
+// side-by-side: counter wiring
 extension Implementation where App == CounterApp {
   /// The counter on MUE.
   public static var mue: Implementation {
@@ -27,7 +28,9 @@ extension Implementation where App == CounterApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: stopwatch wiring
 extension Implementation where App == StopwatchApp {
   /// The stopwatch on MUE.
   public static var mue: Implementation {
@@ -37,7 +40,9 @@ extension Implementation where App == StopwatchApp {
     }
   }
 }
+// side-by-side: end
 
+// side-by-side: weather wiring
 extension Implementation where App == WeatherApp {
   /// The weather app on MUE.
   public static var mue: Implementation {
@@ -47,6 +52,7 @@ extension Implementation where App == WeatherApp {
     }
   }
 }
+// side-by-side: end
 
 /// The benchmark counter as a MUE update: ``tally(_:_:)`` on a copy, no effects.
 public struct TallyUpdate: Update {

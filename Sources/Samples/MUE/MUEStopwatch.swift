@@ -4,6 +4,7 @@ import Synchronization
 
 /// The stopwatch in Model-Update-Effect style: one repeating effect, cancelled by id.
 public enum MUEStopwatch {
+  // side-by-side: stopwatch state
   public struct State: Equatable, Sendable, SmartCopy {
     public var tenths = 0
     public var isRunning = false
@@ -12,16 +13,21 @@ public enum MUEStopwatch {
     public init() {}
   }
 
+  // side-by-side: stopwatch intents
   public typealias Event = StopwatchIntent
 
+  // side-by-side: stopwatch effects
   public enum Effect: MUE.Effect, Equatable {
     case startTimer
 
+    // side-by-side: stopwatch intents
     public enum Result: Sendable, Equatable { case tick }
+    // side-by-side: stopwatch effects
     public enum ID: Hashable, Sendable { case timer }
     public var id: ID? { .timer }
   }
 
+  // side-by-side: stopwatch update+effects
   public struct Update: MUE.Update {
     public init() {}
 
@@ -47,6 +53,7 @@ public enum MUEStopwatch {
     }
   }
 
+  // side-by-side: stopwatch effects
   public struct EffectHandler: MUE.EffectHandler {
     let clock: any Clock<Duration>
 
@@ -57,6 +64,7 @@ public enum MUEStopwatch {
     }
   }
 
+  // side-by-side: stopwatch wiring
   public static func view(_ state: State) -> StopwatchView {
     StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
   }
@@ -67,8 +75,10 @@ public enum MUEStopwatch {
       update: Update(), effectHandler: EffectHandler(environment: environment), state: State(),
       executor: environment.executor)
   }
+  // side-by-side: end
 }
 
+// side-by-side: stopwatch effects
 /// A tick at now + k × `interval`, k = 1, 2, …, until the consumer is cancelled. The deadlines
 /// are absolute, so a late tick never delays the next.
 private func ticks<C: Clock<Duration>>(
@@ -95,3 +105,4 @@ private final class Schedule<Instant: InstantProtocol<Duration>>: Sendable {
     }
   }
 }
+// side-by-side: end

@@ -4,6 +4,7 @@ import MUE
 /// The weather app in Model-Update-Effect style: debounce, search and forecast are effects with
 /// ids, so a new one supersedes the one before and a late result never lands.
 public enum MUEWeather {
+  // side-by-side: weather state
   public struct State: Equatable, Sendable, SmartCopy {
     public var query = ""
     public var status = WeatherView.SearchStatus.idle
@@ -32,13 +33,16 @@ public enum MUEWeather {
     case loaded(Forecast)
   }
 
+  // side-by-side: weather intents
   public typealias Event = WeatherIntent
 
+  // side-by-side: weather effects
   public enum Effect: MUE.Effect, Equatable {
     case debounce(term: String)
     case search(term: String)
     case forecast(Place)
 
+    // side-by-side: weather intents
     public enum Result: Sendable, Equatable {
       case debounced(term: String)
       case searched([Place])
@@ -47,6 +51,7 @@ public enum MUEWeather {
       case forecastFailed
     }
 
+    // side-by-side: weather effects
     public enum ID: Hashable, Sendable { case debounce, search, forecast }
 
     public var id: ID? {
@@ -58,6 +63,7 @@ public enum MUEWeather {
     }
   }
 
+  // side-by-side: weather update+effects
   public struct Update: MUE.Update {
     public init() {}
 
@@ -126,6 +132,7 @@ public enum MUEWeather {
     }
   }
 
+  // side-by-side: weather effects
   public struct EffectHandler: MUE.EffectHandler {
     let service: any WeatherService
     let clock: any Clock<Duration>
@@ -156,6 +163,7 @@ public enum MUEWeather {
     }
   }
 
+  // side-by-side: weather wiring
   public static func view(_ state: State) -> WeatherView {
     let weather: WeatherView.Weather =
       switch (state.selected, state.weather) {
@@ -175,8 +183,11 @@ public enum MUEWeather {
       update: Update(), effectHandler: EffectHandler(environment: environment), state: State(),
       executor: environment.executor)
   }
+  // side-by-side: end
 }
 
+// side-by-side: weather effects
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }
+// side-by-side: end
