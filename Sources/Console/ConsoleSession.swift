@@ -75,10 +75,14 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     var timeline = ContinuousClock.now
     var input = App.initialInput
 
+    // What the observer saw last: what the interactive screen would show.
+    func currentView() async -> App.View {
+      if let seen = latest.withLock({ $0 }) { return seen }
+      return await driver.view
+    }
+
     func lines() async -> [String] {
-      let view: App.View
-      if let seen = latest.withLock({ $0 }) { view = seen } else { view = await driver.view }
-      return App.screen(view, input: input) + notices.lines
+      App.screen(await currentView(), input: input) + notices.lines
     }
 
     var screens = [Screen(label: "start", lines: await lines())]
@@ -89,8 +93,7 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
       case .key(.escape), .key(.interrupt):
         break steps
       case .key(let key):
-        let view: App.View
-        if let seen = latest.withLock({ $0 }) { view = seen } else { view = await driver.view }
+        let view = await currentView()
         switch App.action(for: key, view: view, input: &input) {
         case .send(let intent):
           if App.startsTimer(intent, view: view) { timeline = ContinuousClock.now }

@@ -86,9 +86,9 @@ struct RunCommand {
     let notices = Notices()
     switch app {
     case CounterApp.name:
-      let storage = FileCounterStorage(url: self.storage ?? URL(fileURLWithPath: "counter.txt")) {
-        notices.problem($0?.description)
-      }
+      // `init` always resolves the counter's file (the option or the user's data directory).
+      guard let url = self.storage else { throw UsageError("the counter needs --storage PATH") }
+      let storage = FileCounterStorage(url: url) { notices.problem($0?.description) }
       let session = ConsoleSession(implementation: architecture.counter, notices: notices) {
         CounterEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }

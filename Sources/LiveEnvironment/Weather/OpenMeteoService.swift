@@ -132,13 +132,17 @@ public struct OpenMeteoService: WeatherService {
         UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ","):
         result.unicodeScalars.append(Unicode.Scalar(byte))
       default:
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
         result.unicodeScalars.append("%")
-        result.unicodeScalars.append(hex[Int(byte >> 4)])
-        result.unicodeScalars.append(hex[Int(byte & 0x0F)])
+        result.unicodeScalars.append(hexDigit(byte >> 4))
+        result.unicodeScalars.append(hexDigit(byte & 0x0F))
       }
     }
     return result
+  }
+
+  /// `0`–`9`, `A`–`F` for 0–15.
+  private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
+    Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
   }
 
   /// A coordinate with five decimals and never in exponent notation (`1e-05` is not a
