@@ -29,6 +29,7 @@ let package = Package(
       .library(name: "\(name)Testing", targets: ["\(name)Testing"]),
     ]
   } + [
+    .library(name: "ArchitectureApps", targets: ["ArchitectureApps"]),
     .library(name: "ArchitectureSpec", targets: ["ArchitectureSpec", "Baseline"]),
     .library(name: "ArchitectureSpecTesting", targets: ["ArchitectureSpecTesting"]),
     // The benchmark workloads and every architecture's contestant, for `Benchmarks/`.
@@ -36,8 +37,12 @@ let package = Package(
     .executable(name: "arch", targets: ["arch"]),
   ],
   targets: architectureTargets + [
-    // The conformance kit: app domains, fakes, scenarios, traces and the runner.
-    .target(name: "ArchitectureSpec"),
+    // The spec's apps: intents, views, environment protocols, formatting, and the driver
+    // protocol every architecture implements. Live code and the samples build on this alone.
+    .target(name: "ArchitectureApps"),
+    // The conformance kit: per app, fakes, scenarios and mutants; the generic runner, traces
+    // and reports.
+    .target(name: "ArchitectureSpec", dependencies: ["ArchitectureApps"]),
     // A thin Swift Testing adapter for the kit; kept apart so `arch` never links Testing.
     .target(name: "ArchitectureSpecTesting", dependencies: ["ArchitectureSpec"]),
     // The benchmark workloads, defined once for every contestant.
@@ -56,9 +61,9 @@ let package = Package(
       path: "Sources/Samples/Catalog"
     ),
     // The samples' live environment: file storage, Open-Meteo over URLSession, recorded responses.
-    .target(name: "LiveEnvironment", dependencies: ["ArchitectureSpec"]),
+    .target(name: "LiveEnvironment", dependencies: ["ArchitectureApps"]),
     // The samples as terminal screens: keys, scripts, raw mode, the interactive loop.
-    .target(name: "Console", dependencies: ["ArchitectureSpec"]),
+    .target(name: "Console", dependencies: ["ArchitectureApps"]),
     .executableTarget(
       name: "arch",
       dependencies: ["ArchitectureSpec", "Console", "LiveEnvironment", "Samples", "Workloads"]),

@@ -10,7 +10,7 @@ import Testing
 ///   await expectConformance(myCounter, scenario: scenario, reference: .baseline)
 /// }
 /// ```
-public func expectConformance<App>(
+public func expectConformance<App: ConformanceApp>(
   _ implementation: Implementation<App>, scenario: Scenario<App>, reference: Implementation<App>,
   knownDeviations: [KnownDeviation] = [], sourceLocation: SourceLocation = #_sourceLocation
 ) async {

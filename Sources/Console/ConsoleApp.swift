@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 
 /// What a key does in an app.
 public enum KeyAction<Intent: Sendable>: Sendable {
@@ -15,7 +15,7 @@ public enum KeyAction<Intent: Sendable>: Sendable {
 /// The screen is a function of the app's view (plus ``Input``, what the terminal itself tracks),
 /// so every architecture that produces the same views shows the same screens. Escape and Ctrl-C
 /// always quit; a ``ConsoleSession`` handles them before asking the app.
-public protocol ConsoleApp: ConformanceApp {
+public protocol ConsoleApp: SpecApp {
   /// What the terminal keeps beyond the view: the weather query being typed, the highlighted row.
   associatedtype Input: Sendable
 

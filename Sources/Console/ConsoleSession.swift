@@ -1,10 +1,10 @@
-import ArchitectureSpec
+import ArchitectureApps
 import Synchronization
 
 /// Runs one app of one architecture on a terminal screen: from a ``Script`` (printing each
 /// distinct screen) or interactively (see ``ConsoleSession/runInteractive(title:)``).
 ///
-/// The runtime gets an environment built around a ``ScenarioExecutor``, a serial executor that
+/// The runtime gets an environment built around a ``SettlingExecutor``, a serial executor that
 /// knows when every task on it is suspended or done; after each step the session waits for that
 /// (and the driver's `idle()`) before it looks at the screen. Work suspended on the real clock
 /// or the network is not waited for: a script waits for it with `{duration}`.
@@ -23,7 +23,7 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
   public static var waitMargin: Duration { .milliseconds(50) }
 
   let implementation: Implementation<App>
-  let executor: ScenarioExecutor
+  let executor: SettlingExecutor
   let environment: App.Environment
   let notices: Notices
   let wait: Wait?
@@ -34,31 +34,21 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     @Sendable (_ duration: Duration, _ settle: @Sendable () async -> Void)
     async -> Void
 
-  /// Waits by advancing `clock`, one due sleeper at a time, settling the runtime after each, so
-  /// a script runs in virtual time (as the conformance kit's `advance` step does).
-  public static func advancing(_ clock: VirtualClock) -> Wait {
-    { duration, settle in
-      let target = clock.now.advanced(by: duration)
-      while clock.wakeNext(notAfter: target) { await settle() }
-      clock.move(to: target)
-    }
-  }
-
   /// Creates a session.
   ///
   /// - Parameters:
   ///   - implementation: The architecture's implementation of the app.
   ///   - notices: Where the environment's log and problem reports go; shown under the screen.
-  ///   - wait: How a script's waits pass (default: on the real clock; see ``advancing(_:)``).
+  ///   - wait: How a script's waits pass (default: on the real clock).
   ///   - makeEnvironment: Builds the environment around the session's executor.
   public init(
     implementation: Implementation<App>, notices: Notices = Notices(), wait: Wait? = nil,
-    makeEnvironment: (ScenarioExecutor) -> App.Environment
+    makeEnvironment: (SettlingExecutor) -> App.Environment
   ) {
     self.implementation = implementation
     self.notices = notices
     self.wait = wait
-    executor = ScenarioExecutor.acquire()
+    executor = SettlingExecutor.acquire()
     environment = makeEnvironment(executor)
   }
 

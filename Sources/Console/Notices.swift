@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 import Synchronization
 
 /// The lines under an app's screen: the last log message and the last problem a live service

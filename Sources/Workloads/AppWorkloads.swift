@@ -5,7 +5,7 @@ import Synchronization
 /// The asynchronous workloads, on each contestant's spec apps, with the kit's fakes and virtual
 /// clock: nothing sleeps, and every operation ends when the runtime has settled.
 ///
-/// A trial runs entirely on one ``ScenarioExecutor``, the thread the runtime's tasks run on,
+/// A trial runs entirely on one ``SettlingExecutor``, the thread the runtime's tasks run on,
 /// so instruction counts do not depend on how two threads happened to interleave.
 enum AppWorkloads {
   /// Stopwatch ticks on the virtual clock, each observed.
@@ -13,7 +13,7 @@ enum AppWorkloads {
     name: "ticks", app: StopwatchApp.name, operation: "tick", operations: 100_000
   ) { contestant, count in
     guard let implementation = contestant.stopwatch else { return nil }
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     let (session, before) = await onExecutor(executor) {
       let session = await Session(implementation, executor: executor)
       session.driver.send(.start)
@@ -45,7 +45,7 @@ enum AppWorkloads {
     name: "typing", app: WeatherApp.name, operation: "keystroke", operations: 10_000
   ) { contestant, count in
     guard let implementation = contestant.weather else { return nil }
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     let session = await onExecutor(executor) {
       await Session(implementation, executor: executor)
     }
@@ -76,7 +76,7 @@ enum AppWorkloads {
     name: "roundtrip", app: WeatherApp.name, operation: "search", operations: 10_000
   ) { contestant, count in
     guard let implementation = contestant.weather else { return nil }
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     let session = await onExecutor(executor) {
       await Session(implementation, executor: executor)
     }
@@ -91,7 +91,7 @@ enum AppWorkloads {
           session.driver.send(.queryChanged(term))
           await session.settle()
           await session.advance(by: WeatherApp.debounce)
-          session.fakes.weather.answerSearch(term: term, with: .success(places))
+          session.fakes.fakes.service.answerSearch(term: term, with: .success(places))
           await session.settle()
           if await session.driver.view.rows.count != places.count {
             wrongRows.add(1, ordering: .relaxed)
@@ -117,7 +117,7 @@ enum AppWorkloads {
     name: "lifecycle", app: StopwatchApp.name, operation: "cycle", operations: 10_000
   ) { contestant, count in
     guard let implementation = contestant.stopwatch else { return nil }
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     // One cycle first, so caches the runtime fills once are not counted as growth.
     let heapBefore = await onExecutor(executor) {
       await cycle(implementation, executor)
@@ -144,7 +144,7 @@ enum AppWorkloads {
 
   /// One lifecycle: a stopwatch started and running, stopped, and released with its fakes.
   private static func cycle(
-    _ implementation: Implementation<StopwatchApp>, _ executor: ScenarioExecutor
+    _ implementation: Implementation<StopwatchApp>, _ executor: SettlingExecutor
   ) async {
     let session = await Session(implementation, executor: executor)
     session.driver.send(.start)
@@ -155,7 +155,7 @@ enum AppWorkloads {
 
 /// Runs `body` on `executor`.
 private func onExecutor<T: Sendable>(
-  _ executor: ScenarioExecutor, _ body: @Sendable () async -> T
+  _ executor: SettlingExecutor, _ body: @Sendable () async -> T
 ) async -> T {
   await withTaskExecutorPreference(executor) { await body() }
 }
@@ -163,13 +163,13 @@ private func onExecutor<T: Sendable>(
 /// One started runtime of `App` on fresh fakes, observed. Use it only from a task running on
 /// its executor.
 private final class Session<App: ConformanceApp>: Sendable {
-  let fakes: FakeEnvironment
+  let fakes: FakeEnvironment<App>
   let driver: any AppDriver<App>
   private let notifications = NotificationCount()
 
-  init(_ implementation: Implementation<App>, executor: ScenarioExecutor) async {
+  init(_ implementation: Implementation<App>, executor: SettlingExecutor) async {
     fakes = FakeEnvironment(executor: executor)
-    driver = implementation.makeDriver(App.environment(from: fakes))
+    driver = implementation.makeDriver(fakes.environment)
     await driver.start { [notifications] _ in notifications.add() }
     await settle()
   }

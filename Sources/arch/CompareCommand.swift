@@ -79,8 +79,12 @@ struct CompareCommand {
     var excluded: [String: [String: String]] = [:]
     for architecture in Catalog.architectures
     where contestants.contains(where: { $0.name == architecture.name }) {
-      for app in Catalog.apps where apps.contains(app) {
-        let report = await Gate.report(architecture, app: app, programs: programs)
+      for app in Catalog.appNames where apps.contains(app) {
+        guard
+          let report = await Gate.reports(
+            architecture, apps: [app], options: Conformance.Options(programs: programs)
+          ).first
+        else { continue }
         let line = report.isPassing ? "passes" : "fails conformance: not timed"
         FileHandle.standardError.write(
           Data("gate \(architecture.name) · \(app): \(line)\n".utf8))
@@ -113,23 +117,20 @@ struct CompareCommand {
 /// One architecture's conformance report for one app: what `arch conformance` prints, and the
 /// gate `arch compare` runs before timing.
 enum Gate {
-  static func report(
-    _ architecture: Architecture, app: String, programs: Int, seed: UInt64 = 1
-  ) async -> AppReport {
-    switch app {
-    case CounterApp.name: await run(architecture, \.counter, programs, seed)
-    case StopwatchApp.name: await run(architecture, \.stopwatch, programs, seed)
-    default: await run(architecture, \.weather, programs, seed)
+  /// The reports of every app in `apps` that `architecture` implements.
+  static func reports(
+    _ architecture: Architecture, apps: [String], options: Conformance.Options
+  ) async -> [AppReport] {
+    var reports: [AppReport] = []
+    for app in apps {
+      guard let implementation = architecture.implementation(named: app),
+        let reference = Catalog.reference.implementation(named: app),
+        let report = await implementation.report(
+          reference: reference, options: options, knownDeviations: Catalog.knownDeviations)
+      else { continue }
+      reports.append(report)
     }
-  }
-
-  private static func run<App>(
-    _ architecture: Architecture, _ app: KeyPath<Architecture, Implementation<App>>,
-    _ programs: Int, _ seed: UInt64
-  ) async -> AppReport {
-    await Conformance.report(
-      architecture[keyPath: app], reference: Catalog.reference[keyPath: app], programs: programs,
-      seed: seed, knownDeviations: Catalog.knownDeviations)
+    return reports
   }
 }
 

@@ -32,8 +32,9 @@ struct RunCommand {
     let timeout = try arguments.option("--timeout")
     app = try arguments.positional("APP")
     try arguments.finish()
-    guard Catalog.apps.contains(app) else {
-      throw UsageError("APP must be one of \(Catalog.apps.joined(separator: ", ")); got '\(app)'")
+    guard Catalog.appNames.contains(app) else {
+      throw UsageError(
+        "APP must be one of \(Catalog.appNames.joined(separator: ", ")); got '\(app)'")
     }
     guard let name else {
       throw UsageError("run needs --architecture (one of \(names.joined(separator: ", ")))")

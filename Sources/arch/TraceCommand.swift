@@ -14,8 +14,9 @@ struct TraceCommand {
     let scenario = try arguments.option("--scenario")
     app = try arguments.positional("APP")
     try arguments.finish()
-    guard Catalog.apps.contains(app) else {
-      throw UsageError("APP must be one of \(Catalog.apps.joined(separator: ", ")); got '\(app)'")
+    guard Catalog.appNames.contains(app) else {
+      throw UsageError(
+        "APP must be one of \(Catalog.appNames.joined(separator: ", ")); got '\(app)'")
     }
     guard let name else { throw UsageError("trace needs --architecture") }
     architecture = Catalog.architecture(named: name) ?? Catalog.architectures[0]
@@ -24,20 +25,14 @@ struct TraceCommand {
   }
 
   func run() async throws -> Int32 {
-    switch app {
-    case CounterApp.name: try await print(architecture.counter)
-    case StopwatchApp.name: try await print(architecture.stopwatch)
-    default: try await print(architecture.weather)
+    guard let implementation = architecture.implementation(named: app) else {
+      throw UsageError("\(architecture.name) does not implement \(app) yet")
     }
+    guard let trace = await implementation.trace(scenario: scenario) else {
+      throw UsageError("no \(app) scenario named '\(scenario)'; see `arch list`")
+    }
+    print(trace)
     return 0
-  }
-
-  private func print<App>(_ implementation: Implementation<App>) async throws {
-    guard let found = App.scenarios.first(where: { $0.name == scenario }) else {
-      throw UsageError("no \(App.name) scenario named '\(scenario)'; see `arch list`")
-    }
-    let result = await ScenarioRunner.run(found, on: implementation)
-    Swift.print(result.trace.jsonLines())
   }
 }
 
@@ -45,16 +40,12 @@ struct TraceCommand {
 enum ListCommand {
   static func run() {
     print("architectures: \(Catalog.architectures.map(\.name).joined(separator: ", "))")
-    print("apps: \(Catalog.apps.joined(separator: ", "))")
+    print("apps: \(Catalog.appNames.joined(separator: ", "))")
     print("contestants: \(Catalog.contestants.map(\.name).joined(separator: ", "))")
     print("workloads: \(Workload.all.map(\.name).joined(separator: ", "))")
-    for (app, names) in [
-      (CounterApp.name, CounterApp.scenarios.map(\.name)),
-      (StopwatchApp.name, StopwatchApp.scenarios.map(\.name)),
-      (WeatherApp.name, WeatherApp.scenarios.map(\.name)),
-    ] {
-      print("\n\(app) scenarios:")
-      for name in names { print("  \(name)") }
+    for app in Catalog.apps {
+      print("\n\(app.name) scenarios:")
+      for name in app.scenarioNames { print("  \(name)") }
     }
   }
 }

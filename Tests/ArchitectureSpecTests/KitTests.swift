@@ -105,7 +105,7 @@ struct KitTests {
 struct VirtualClockTests {
   @Test func sleepersWakeInDeadlineOrderTiesInRegistrationOrder() async throws {
     let clock = VirtualClock()
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     defer { executor.release() }
     let woken = Lines()
     for (name, ms) in [("c", 300), ("a", 100), ("b1", 200), ("b2", 200)] {
@@ -132,7 +132,7 @@ struct VirtualClockTests {
 
   @Test func cancellationWakesASleeperWithCancellationError() async throws {
     let clock = VirtualClock()
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     defer { executor.release() }
     let task = Task(executorPreference: executor) {
       try await clock.sleep(for: .seconds(5))

@@ -8,7 +8,7 @@ import Testing
 @Suite("Mutants are caught")
 struct MutantTests {
   /// Runs `scenario` against the mutant and expects the suite to report `message`.
-  func expectCaught<App>(
+  func expectCaught<App: ConformanceApp>(
     _ mutant: Implementation<App>, reference: Implementation<App>, _ scenarioName: String,
     reporting message: String,
     sourceLocation: SourceLocation = #_sourceLocation

@@ -123,7 +123,7 @@ import Testing
 
   @Test func stopwatchTicksOnTheVirtualClockUntilStoppedAndThenIsOver() async {
     let clock = VirtualClock()
-    let executor = ScenarioExecutor.acquire()
+    let executor = SettlingExecutor.acquire()
     defer { executor.release() }
     let main = Main(
       app: IOStopwatch.self,

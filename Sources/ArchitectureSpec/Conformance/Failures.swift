@@ -28,6 +28,12 @@ public struct ProgramFailure: Sendable, Hashable, Codable, CustomStringConvertib
   /// The first divergence of the shortened program.
   public var message: String
 
+  public init(seed: UInt64, program: String, message: String) {
+    self.seed = seed
+    self.program = program
+    self.message = message
+  }
+
   public var description: String {
     "program with seed \(seed), shortened to:\n\(program)\n\(message)"
   }
@@ -60,6 +66,31 @@ public struct AppReport: Sendable, Hashable, Codable {
   public var knownDeviations: [KnownDeviation]
   public var programs: Int
   public var programFailures: [ProgramFailure]
+  /// How many times each scenario ran (`arch conformance --repeat N`).
+  public var repeats: Int = 1
+  /// Scenario runs whose trace or expectations failed, over all repeats.
+  public var divergingRuns: Int = 0
+  /// Rules the architecture's driver, rather than the library, takes care of.
+  public var rulesMetByGlue: [String] = []
+
+  public init(
+    architecture: String, app: String, scenarios: Int, passed: Int,
+    failures: [ConformanceFailure], knownDeviations: [KnownDeviation], programs: Int,
+    programFailures: [ProgramFailure], repeats: Int = 1, divergingRuns: Int = 0,
+    rulesMetByGlue: [String] = []
+  ) {
+    self.architecture = architecture
+    self.app = app
+    self.scenarios = scenarios
+    self.passed = passed
+    self.failures = failures
+    self.knownDeviations = knownDeviations
+    self.programs = programs
+    self.programFailures = programFailures
+    self.repeats = repeats
+    self.divergingRuns = divergingRuns
+    self.rulesMetByGlue = rulesMetByGlue
+  }
 
   /// Whether everything passed (known deviations aside).
   public var isPassing: Bool { failures.isEmpty && programFailures.isEmpty }

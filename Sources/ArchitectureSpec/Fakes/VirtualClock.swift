@@ -137,7 +137,7 @@ public final class VirtualClock: Clock, Sendable {
   }
 
   /// Fails every sleeper with `CancellationError`; used when a run ends so no task waits forever.
-  func abandonAll() {
+  package func abandonAll() {
     let sleepers = state.withLock { state in
       defer { state.sleepers.removeAll() }
       return state.sleepers

@@ -25,19 +25,26 @@ public enum ScenarioRunner {
 /// The state of one run.
 private final class Run<App: ConformanceApp> {
   let scenario: Scenario<App>
-  let fakes: FakeEnvironment
+  let fakes: FakeEnvironment<App>
   let observer = ViewObserver<App>()
+  let children = ChildObservers<App>()
   var driver: (any AppDriver<App>)?
   var entries: [TraceEntry<App.View>] = []
   var failures: [String] = []
   var uncheckedCalls: [EnvironmentCall] = []
   var isStopped = false
   var reportedAfterStop = 0
+  var reportedChildrenAfterStop = 0
+  /// What the last action did, for the step expectations.
+  var lastViews: [App.View] = []
+  var lastNotifications = 0
+  var lastChildren: [App.Child: [App.ChildView]] = [:]
+  var notificationMark = 0
 
   init(scenario: Scenario<App>, implementation: Implementation<App>) {
     self.scenario = scenario
     fakes = FakeEnvironment(scenario.setup)
-    driver = implementation.makeDriver(App.environment(from: fakes))
+    driver = implementation.makeDriver(fakes.environment)
   }
 
   func execute() async -> RunResult<App> {
@@ -49,6 +56,15 @@ private final class Run<App: ConformanceApp> {
           + "\(observer.notifications) view(s), \(fakes.clock.sleeperCount) sleeper(s)")
     }
     if let driver {
+      for child in scenario.observing {
+        await driver.observe(child, observer: children.observer(for: child))
+      }
+      let early = children.drain()
+      if !early.isEmpty {
+        failures.append(
+          "R11: a child observer subscribed before start was called before start: "
+            + early.map { "\($0.child)" }.joined(separator: ", "))
+      }
       let observer = self.observer
       await driver.start(observer: { observer.receive($0) })
     }
@@ -80,11 +96,22 @@ private final class Run<App: ConformanceApp> {
 
   func record(step: Int, action: String) async {
     let made = fakes.recorder.drain()
-    let calls = made.filter(\.isCancellation) + made.filter { !$0.isCancellation }
+    // Canonical order (SPEC "Trace"): cancellations first, sorted by their text.
+    let cancellations = made.filter(\.isCancellation).sorted { $0.description < $1.description }
+    let calls = cancellations + made.filter { !$0.isCancellation }
     uncheckedCalls += calls
+    let childViews = children.drain()
+    lastViews = observer.drainViews()
+    lastNotifications = observer.notifications - notificationMark
+    notificationMark = observer.notifications
+    lastChildren = Dictionary(childViews.map { ($0.child, $0.views) }) { $1 }
     entries.append(
       TraceEntry(
-        step: step, action: action, calls: calls.map(\.description), views: observer.drainViews()))
+        step: step, action: action, calls: calls.map(\.description), views: lastViews,
+        children: childViews.map {
+          TraceEntry<App.View>.ChildViews(
+            child: $0.child.description, views: $0.views.map(App.traceText(of:)))
+        }))
     guard let driver, !isStopped else { return }
     let view = await driver.view
     if let seen = observer.lastView, seen != view {
@@ -95,6 +122,22 @@ private final class Run<App: ConformanceApp> {
 
   func fail(_ index: Int, _ step: Step<App>, _ message: String) {
     failures.append("step \(index) (\(step)): \(message)")
+  }
+
+  func advance(by duration: Duration, sending intent: App.Intent? = nil, at offset: Duration = .zero)
+    async
+  {
+    let start = fakes.clock.now
+    let target = start.advanced(by: duration)
+    if let intent {
+      let moment = start.advanced(by: min(offset, duration))
+      while fakes.clock.wakeNext(notAfter: moment) { await settle() }
+      fakes.clock.move(to: moment)
+      driver?.send(intent)
+      await settle()
+    }
+    while fakes.clock.wakeNext(notAfter: target) { await settle() }
+    fakes.clock.move(to: target)
   }
 
   func perform(_ step: Step<App>, index: Int) async {
@@ -110,33 +153,22 @@ private final class Run<App: ConformanceApp> {
         observer.react(sending: then, times: times, through: { driver.send($0) })
         driver.send(intent)
       }
+    case .sendToChild(let child, let intent):
+      driver?.send(intent, to: child)
     case .advance(let duration):
-      let target = fakes.clock.now.advanced(by: duration)
-      while fakes.clock.wakeNext(notAfter: target) { await settle() }
-      fakes.clock.move(to: target)
-    case .completeLoad(let result):
-      fakes.storage.completeLoad(result)
-    case .failNextSave:
-      fakes.storage.failNextSave()
-    case .answerSearch(let term, let answer):
-      let result: Result<[Place], FakeFailure> =
-        switch answer {
-        case .places(let places): .success(places)
-        case .failure: .failure(FakeFailure("search failed"))
-        }
-      fakes.weather.answerSearch(term: term, with: result)
-    case .answerForecast(let id, let answer):
-      let result: Result<Forecast, FakeFailure> =
-        switch answer {
-        case .forecast(let forecast): .success(forecast)
-        case .failure: .failure(FakeFailure("forecast failed"))
-        }
-      fakes.weather.answerForecast(placeID: id, with: result)
+      await advance(by: duration)
+    case .advanceSending(let duration, let intent, let offset):
+      await advance(by: duration, sending: intent, at: offset)
+    case .fake(let action):
+      App.perform(action, on: fakes.fakes)
+    case .observe(let child):
+      await driver?.observe(child, observer: children.observer(for: child))
     case .stop:
       if let driver, !isStopped {
         await driver.stop()
         isStopped = true
         observer.markStopped()
+        children.markStopped()
       }
     case .release:
       observer.stopReacting()
@@ -153,10 +185,44 @@ private final class Run<App: ConformanceApp> {
       }
       uncheckedCalls.removeAll()
       return
+    case .expectCallsInAnyOrder(let expected):
+      await settle()
+      let sortedExpected = expected.map(\.description).sorted()
+      let sortedActual = uncheckedCalls.map(\.description).sorted()
+      if sortedActual != sortedExpected {
+        let lines = describeListDifference(
+          "calls (sorted)", expected: sortedExpected, actual: sortedActual, describe: { $0 })
+        fail(index, step, (["calls differ:"] + lines).joined(separator: "\n"))
+      }
+      uncheckedCalls.removeAll()
+      return
     case .expectSleepers(let expected):
       let count = fakes.clock.sleeperCount
       if count != expected {
         fail(index, step, "expected \(expected) sleeper(s) on the clock, found \(count)")
+      }
+      return
+    case .expectStepViews(let expected):
+      if lastViews != expected {
+        let lines = describeListDifference(
+          "step views", expected: expected, actual: lastViews, describe: \.description)
+        fail(index, step, (["views differ:"] + lines).joined(separator: "\n"))
+      }
+      return
+    case .expectNotifications(let expected):
+      if lastNotifications != expected {
+        fail(
+          index, step,
+          "expected \(expected) notification(s) of the root observer, got \(lastNotifications)")
+      }
+      return
+    case .expectChildViews(let child, let expected):
+      let actual = lastChildren[child] ?? []
+      if actual != expected {
+        let lines = describeListDifference(
+          "views of \(child)", expected: expected.map(App.traceText(of:)),
+          actual: actual.map(App.traceText(of:)), describe: { $0 })
+        fail(index, step, (["child views differ:"] + lines).joined(separator: "\n"))
       }
       return
     }
@@ -167,6 +233,12 @@ private final class Run<App: ConformanceApp> {
       let new = afterStop[reportedAfterStop...].map(\.description)
       fail(index, step, "R6: the observer was called after stop with \(new)")
       reportedAfterStop = afterStop.count
+    }
+    let childrenAfterStop = children.viewsAfterStop
+    if childrenAfterStop.count > reportedChildrenAfterStop {
+      let new = childrenAfterStop[reportedChildrenAfterStop...]
+      fail(index, step, "R6: a child observer was called after stop with \(Array(new))")
+      reportedChildrenAfterStop = childrenAfterStop.count
     }
     await record(step: index, action: step.description)
   }

@@ -10,6 +10,8 @@ public enum Rule: String, Codable, Sendable, CaseIterable, Comparable, CustomStr
   case r8 = "R8"
   case r9 = "R9"
   case r10 = "R10"
+  case r11 = "R11"
+  case r12 = "R12"
   case c1 = "C1"
   case c2 = "C2"
   case c3 = "C3"
@@ -36,6 +38,19 @@ public enum Rule: String, Codable, Sendable, CaseIterable, Comparable, CustomStr
   case w9 = "W9"
   case w10 = "W10"
   case w11 = "W11"
+  case t1 = "T1"
+  case t2 = "T2"
+  case t3 = "T3"
+  case t4 = "T4"
+  case t5 = "T5"
+  case t6 = "T6"
+  case t7 = "T7"
+  case h1 = "H1"
+  case h2 = "H2"
+  case h3 = "H3"
+  case h4 = "H4"
+  case h5 = "H5"
+  case h6 = "H6"
 
   public var description: String { rawValue }
 

@@ -1,22 +1,62 @@
 import Foundation
 
-/// One action of a run and what it caused: the environment calls and the distinct views.
+/// One action of a run and what it caused: the environment calls, the distinct views, and
+/// every view each observed child received.
 public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+  /// The views one observed child received during a step, in order (SPEC "Trace", R11).
+  public struct ChildViews: Codable, Hashable, Sendable {
+    /// The child: a row id, a tab.
+    public var child: String
+    /// Every view it received, in order, as the app writes child views into traces.
+    public var views: [String]
+
+    public init(child: String, views: [String]) {
+      self.child = child
+      self.views = views
+    }
+  }
+
   /// The index of the step in its scenario; 0 is the start.
   public var step: Int
   /// What the step did, e.g. `send increment` or `advance 300 ms`.
   public var action: String
-  /// The environment calls the step caused, in canonical order: cancellations first (the spec
-  /// leaves their order against new calls open), everything else in the order made.
+  /// The environment calls the step caused, in canonical order: cancellations first, sorted by
+  /// their text, then everything else in the order made.
   public var calls: [String]
   /// Every view that differed from the one before it, in order.
   public var views: [View]
+  /// The observed children that received views during the step, in the children's order.
+  public var children: [ChildViews]
 
-  public init(step: Int, action: String, calls: [String], views: [View]) {
+  public init(
+    step: Int, action: String, calls: [String], views: [View], children: [ChildViews] = []
+  ) {
     self.step = step
     self.action = action
     self.calls = calls
     self.views = views
+    self.children = children
+  }
+
+  private enum CodingKeys: String, CodingKey { case step, action, calls, views, children }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    step = try container.decode(Int.self, forKey: .step)
+    action = try container.decode(String.self, forKey: .action)
+    calls = try container.decode([String].self, forKey: .calls)
+    views = try container.decode([View].self, forKey: .views)
+    children = try container.decodeIfPresent([ChildViews].self, forKey: .children) ?? []
+  }
+
+  /// Apps without children write the entries they always wrote: no `children` key.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(step, forKey: .step)
+    try container.encode(action, forKey: .action)
+    try container.encode(calls, forKey: .calls)
+    try container.encode(views, forKey: .views)
+    if !children.isEmpty { try container.encode(children, forKey: .children) }
   }
 }
 
@@ -80,10 +120,29 @@ public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertibl
             "  first differing view: \(fieldDifferences(expected: first.0, actual: first.1))")
         }
       }
+      if actual.children != wanted.children {
+        lines += describeChildDifference(expected: wanted.children, actual: actual.children)
+      }
       return lines.joined(separator: "\n")
     }
     return nil
   }
+}
+
+/// Lines describing how the child views of one step differ: the first child that differs.
+func describeChildDifference<View>(
+  expected: [TraceEntry<View>.ChildViews], actual: [TraceEntry<View>.ChildViews]
+) -> [String] {
+  let names = Set(expected.map(\.child) + actual.map(\.child))
+  let order = (expected + actual).map(\.child)
+  for name in order where names.contains(name) {
+    let wanted = expected.first { $0.child == name }?.views ?? []
+    let got = actual.first { $0.child == name }?.views ?? []
+    if wanted != got {
+      return describeListDifference("views of child \(name)", expected: wanted, actual: got) { $0 }
+    }
+  }
+  return ["  child views differ"]
 }
 
 /// Lines describing how two lists differ, with a window around the first difference.

@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 
 extension CounterApp: ConsoleApp {
   public static var initialInput: Void { () }

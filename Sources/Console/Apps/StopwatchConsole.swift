@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 
 extension StopwatchApp: ConsoleApp {
   public static var initialInput: Void { () }

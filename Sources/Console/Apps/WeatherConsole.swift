@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 
 /// What the weather screen tracks beyond the view.
 public struct WeatherInput: Sendable, Hashable {

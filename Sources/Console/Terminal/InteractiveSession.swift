@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import ArchitectureSpec
+import ArchitectureApps
 import Foundation
 
 /// The weather app's live service: the Open-Meteo geocoding and forecast APIs (W11).

@@ -56,15 +56,9 @@ public final class BaselineCounter: Sendable {
     // side-by-side: end
   }
 
-  // side-by-side: counter effects
-  private enum Slot { case load, saves }
-
   // side-by-side: counter wiring
   private let loop: MessageLoop<Model>
-  private let environment: CounterEnvironment
-  private let tasks = TaskSlots<Slot>()
-  private let saves: AsyncStream<Int>.Continuation
-  private let pendingSaves: AsyncStream<Int>
+  private let effects: CounterEffects
   private let defects: BaselineDefects
 
   /// Creates a counter that does nothing until started.
@@ -73,13 +67,11 @@ public final class BaselineCounter: Sendable {
   }
 
   package init(environment: CounterEnvironment, defects: BaselineDefects) {
-    self.environment = environment
     self.defects = defects
     loop = MessageLoop(Model(), defects: defects)
-    (pendingSaves, saves) = AsyncStream.makeStream(of: Int.self)
+    effects = CounterEffects(environment: environment, defects: defects)
+    effects.connect { [weak self] message in self?.deliver(message) }
   }
-
-  deinit { saves.finish() }
 
   /// The current view.
   public var view: CounterView { loop.view }
@@ -89,15 +81,70 @@ public final class BaselineCounter: Sendable {
   public func start(observer: @escaping @Sendable (CounterView) -> Void) {
     guard let initial = loop.start(observer: observer) else { return }
     observer(initial)
+    effects.start()
+    loop.drain(perform: effects.perform)
+  }
+
+  // side-by-side: counter wiring
+  /// Sends an intent; safe from any thread.
+  public func send(_ intent: CounterIntent) {
+    if defects.contains(.losesConcurrentUpdates) {
+      loop.sendUnserialized(.intent(intent), perform: effects.perform)
+    } else {
+      loop.send(.intent(intent), isIntent: true, perform: effects.perform)
+    }
+  }
+
+  /// Stops: later intents and results are ignored and pending work is cancelled.
+  public func stop() {
+    loop.stop()
+    if !defects.contains(.appliesResultsAfterStop) { effects.stop() }
+  }
+
+  // side-by-side: counter effects
+  private func deliver(_ message: Model.Message) {
+    loop.send(message, isIntent: false, perform: effects.perform)
+  }
+  // side-by-side: end
+}
+
+// side-by-side: counter effects
+/// The counter's effects: the load at start, and saves written one after the other, each
+/// followed by its log line. The shell runs its counter child with these too.
+final class CounterEffects: Sendable {
+  private enum Slot { case load, saves }
+
+  private let environment: CounterEnvironment
+  private let defects: BaselineDefects
+  private let tasks = TaskSlots<Slot>()
+  private let saves: AsyncStream<Int>.Continuation
+  private let pendingSaves: AsyncStream<Int>
+  private let relay = Relay<BaselineCounter.Model.Message>()
+
+  init(environment: CounterEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
+    (pendingSaves, saves) = AsyncStream.makeStream(of: Int.self)
+  }
+
+  deinit { saves.finish() }
+
+  /// Where results go; the closure must not hold its owner strongly.
+  func connect(_ deliver: @escaping @Sendable (BaselineCounter.Model.Message) -> Void) {
+    relay.connect(deliver)
+  }
+
+  /// Reads the stored count and starts the writer of saves.
+  func start() {
     let storage = environment.storage
     let dropsResult = defects.contains(.losesStartupEvent)
     tasks.replace(
       .load,
-      with: Task(executorPreference: environment.executor) { [weak self] in
-        let message: Model.Message
+      with: Task(executorPreference: environment.executor) { [relay] in
+        let message: BaselineCounter.Model.Message
         do { message = .loaded(try await storage.load()) } catch { message = .loadFailed }
         guard !Task.isCancelled, !dropsResult else { return }
-        self?.deliver(message)
+        relay.send(message)
       })
     tasks.replace(
       .saves,
@@ -120,38 +167,18 @@ public final class BaselineCounter: Sendable {
           }
         }
       })
-    loop.drain(perform: perform)
   }
 
-  // side-by-side: counter wiring
-  /// Sends an intent; safe from any thread.
-  public func send(_ intent: CounterIntent) {
-    if defects.contains(.losesConcurrentUpdates) {
-      loop.sendUnserialized(.intent(intent), perform: perform)
-    } else {
-      loop.send(.intent(intent), isIntent: true, perform: perform)
-    }
-  }
-
-  /// Stops: later intents and results are ignored and pending work is cancelled.
-  public func stop() {
-    loop.stop()
-    if !defects.contains(.appliesResultsAfterStop) {
-      saves.finish()
-      tasks.cancelAll()
-    }
-  }
-
-  // side-by-side: counter effects
-  private func deliver(_ message: Model.Message) {
-    loop.send(message, isIntent: false, perform: perform)
-  }
-
-  private func perform(_ effect: Model.Effect) {
+  func perform(_ effect: BaselineCounter.Model.Effect) {
     switch effect {
     case .save(let count): saves.yield(count)
     case .log(let message): environment.log.log(message)
     }
   }
-  // side-by-side: end
+
+  func stop() {
+    saves.finish()
+    tasks.cancelAll()
+  }
 }
+// side-by-side: end

@@ -80,3 +80,66 @@ extension Implementation where App == WeatherApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: todos wiring
+struct BaselineTodosDriver: AppDriver {
+  typealias App = TodosApp
+  let runtime: BaselineTodos
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    runtime.start(observer: observer)
+  }
+  func send(_ intent: TodosIntent) { runtime.send(intent) }
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    runtime.observe(row: id, observer)
+  }
+  // A row's scope sends the row's intents as `row(id, intent)`.
+  func send(_ intent: TodoRowIntent, to id: Int) { runtime.send(.row(id: id, intent)) }
+  var view: TodosView { get async { runtime.view } }
+  func idle() async {}
+  func stop() async { runtime.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The plain-Swift reference todos list.
+  public static var baseline: Implementation { .baseline(defects: []) }
+
+  package static func baseline(defects: BaselineDefects) -> Implementation {
+    Implementation(architecture: defects.isEmpty ? "baseline" : "mutant") {
+      BaselineTodosDriver(runtime: BaselineTodos(environment: $0, defects: defects))
+    }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+struct BaselineShellDriver: AppDriver {
+  typealias App = ShellApp
+  let runtime: BaselineShell
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    runtime.start(observer: observer)
+  }
+  func send(_ intent: ShellIntent) { runtime.send(intent) }
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    runtime.observe(tab, observer)
+  }
+  // A child's scope sends the child's intents as the shell's intent for that child.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    guard intent.child == tab else { return }
+    runtime.send(intent)
+  }
+  var view: ShellView { get async { runtime.view } }
+  func idle() async {}
+  func stop() async { runtime.stop() }
+}
+
+extension Implementation where App == ShellApp {
+  /// The plain-Swift reference shell.
+  public static var baseline: Implementation { .baseline(defects: []) }
+
+  package static func baseline(defects: BaselineDefects) -> Implementation {
+    Implementation(architecture: defects.isEmpty ? "baseline" : "mutant") {
+      BaselineShellDriver(runtime: BaselineShell(environment: $0, defects: defects))
+    }
+  }
+}
+// side-by-side: end

@@ -71,8 +71,7 @@ public final class BaselineStopwatch: Sendable {
 
   // side-by-side: stopwatch wiring
   private let loop: MessageLoop<Model>
-  private let environment: StopwatchEnvironment
-  private let timers = TaskSlots<Int>()
+  private let effects: StopwatchEffects
   private let defects: BaselineDefects
 
   /// Creates a stopwatch that does nothing until started.
@@ -81,9 +80,10 @@ public final class BaselineStopwatch: Sendable {
   }
 
   package init(environment: StopwatchEnvironment, defects: BaselineDefects) {
-    self.environment = environment
     self.defects = defects
     loop = MessageLoop(Model(defects: defects), defects: defects)
+    effects = StopwatchEffects(environment: environment, defects: defects)
+    effects.connect { [weak self] message in self?.deliver(message) }
   }
 
   /// The current view.
@@ -93,29 +93,53 @@ public final class BaselineStopwatch: Sendable {
   public func start(observer: @escaping @Sendable (StopwatchView) -> Void) {
     guard let initial = loop.start(observer: observer) else { return }
     observer(initial)
-    loop.drain(perform: perform)
+    loop.drain(perform: effects.perform)
   }
 
   /// Sends an intent; safe from any thread.
   public func send(_ intent: StopwatchIntent) {
-    loop.send(.intent(intent), isIntent: true, perform: perform)
+    loop.send(.intent(intent), isIntent: true, perform: effects.perform)
   }
 
   /// Stops: the timer is cancelled and later intents and ticks are ignored.
   public func stop() {
     loop.stop()
-    if !defects.contains(.appliesResultsAfterStop) { timers.cancelAll() }
+    if !defects.contains(.appliesResultsAfterStop) { effects.stop() }
   }
 
-  // side-by-side: stopwatch effects
-  private func perform(_ effect: Model.Effect) {
+  private func deliver(_ message: Model.Message) {
+    loop.send(message, isIntent: false, perform: effects.perform)
+  }
+  // side-by-side: end
+}
+
+// side-by-side: stopwatch effects
+/// The stopwatch's one effect: a timer task on absolute deadlines, replaced on restart. The
+/// shell runs its stopwatch child with this too.
+final class StopwatchEffects: Sendable {
+  private let environment: StopwatchEnvironment
+  private let defects: BaselineDefects
+  private let timers = TaskSlots<Int>()
+  private let relay = Relay<BaselineStopwatch.Model.Message>()
+
+  init(environment: StopwatchEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
+  }
+
+  /// Where ticks go; the closure must not hold its owner strongly.
+  func connect(_ deliver: @escaping @Sendable (BaselineStopwatch.Model.Message) -> Void) {
+    relay.connect(deliver)
+  }
+
+  func perform(_ effect: BaselineStopwatch.Model.Effect) {
     switch effect {
     case .startTimer(let id):
       let clock = environment.clock
-      let task = Task(executorPreference: environment.executor) { [weak self] in
+      let task = Task(executorPreference: environment.executor) { [weak relay] in
         await tick(every: StopwatchApp.tickInterval, on: clock) {
-          guard let self else { return false }
-          self.loop.send(.tick(timer: id), isIntent: false, perform: self.perform)
+          guard let relay else { return false }
+          relay.send(.tick(timer: id))
           return true
         }
       }
@@ -124,10 +148,10 @@ public final class BaselineStopwatch: Sendable {
       timers.cancel(0)
     }
   }
-  // side-by-side: end
+
+  func stop() { timers.cancelAll() }
 }
 
-// side-by-side: stopwatch effects
 /// Calls `onTick` at start + k × `interval` for k = 1, 2, … until it returns `false` or the
 /// task is cancelled. Deadlines are absolute, so a slow tick never delays the next.
 func tick<C: Clock<Duration>>(every interval: Duration, on clock: C, _ onTick: () -> Bool) async {

@@ -18,6 +18,7 @@ public final class BaselineWeather: Sendable {
     enum Effect {
       case debounce(term: String, id: Int)
       case cancelSearch
+      case cancelForecast
       case search(term: String, id: Int)
       case forecast(Place, id: Int)
     }
@@ -98,6 +99,17 @@ public final class BaselineWeather: Sendable {
       }
     }
 
+    /// Forgets the selection and its weather (the shell's resetAll, H5); a forecast in flight
+    /// is cancelled and its late result never applied.
+    mutating func clearSelection() -> Effect? {
+      guard selected != nil else { return nil }
+      let wasLoading = if case .loading = weather { true } else { false }
+      selected = nil
+      weather = .none
+      forecastID += 1
+      return wasLoading ? .cancelForecast : nil
+    }
+
     private mutating func requestForecast(for place: Place) -> Effect {
       selected = place
       weather = .loading
@@ -124,13 +136,9 @@ public final class BaselineWeather: Sendable {
     // side-by-side: end
   }
 
-  // side-by-side: weather effects
-  private enum Slot { case debounce, search, forecast }
-
   // side-by-side: weather wiring
   private let loop: MessageLoop<Model>
-  private let environment: WeatherEnvironment
-  private let tasks = TaskSlots<Slot>()
+  private let effects: WeatherEffects
   private let defects: BaselineDefects
 
   /// Creates the app; nothing happens until it is started.
@@ -139,9 +147,10 @@ public final class BaselineWeather: Sendable {
   }
 
   package init(environment: WeatherEnvironment, defects: BaselineDefects) {
-    self.environment = environment
     self.defects = defects
     loop = MessageLoop(Model(defects: defects), defects: defects)
+    effects = WeatherEffects(environment: environment, defects: defects)
+    effects.connect { [weak self] message in self?.deliver(message) }
   }
 
   /// The current view.
@@ -151,60 +160,84 @@ public final class BaselineWeather: Sendable {
   public func start(observer: @escaping @Sendable (WeatherView) -> Void) {
     guard let initial = loop.start(observer: observer) else { return }
     observer(initial)
-    loop.drain(perform: perform)
+    loop.drain(perform: effects.perform)
   }
 
   /// Sends an intent; safe from any thread.
   public func send(_ intent: WeatherIntent) {
-    loop.send(.intent(intent), isIntent: true, perform: perform)
+    loop.send(.intent(intent), isIntent: true, perform: effects.perform)
   }
 
   /// Stops: pending requests are cancelled and later intents and results are ignored.
   public func stop() {
     loop.stop()
-    if !defects.contains(.appliesResultsAfterStop) { tasks.cancelAll() }
+    if !defects.contains(.appliesResultsAfterStop) { effects.stop() }
   }
 
-  // side-by-side: weather effects
   private func deliver(_ message: Model.Message) {
-    loop.send(message, isIntent: false, perform: perform)
+    loop.send(message, isIntent: false, perform: effects.perform)
+  }
+  // side-by-side: end
+}
+
+// side-by-side: weather effects
+/// The weather app's effects: the debounce, the search and the forecast, each a task replaced
+/// (and cancelled) by the next. The shell runs its weather child with these too.
+final class WeatherEffects: Sendable {
+  private enum Slot { case debounce, search, forecast }
+
+  private let environment: WeatherEnvironment
+  private let defects: BaselineDefects
+  private let tasks = TaskSlots<Slot>()
+  private let relay = Relay<BaselineWeather.Model.Message>()
+
+  init(environment: WeatherEnvironment, defects: BaselineDefects) {
+    self.environment = environment
+    self.defects = defects
   }
 
-  private func perform(_ effect: Model.Effect) {
+  /// Where results go; the closure must not hold its owner strongly.
+  func connect(_ deliver: @escaping @Sendable (BaselineWeather.Model.Message) -> Void) {
+    relay.connect(deliver)
+  }
+
+  func perform(_ effect: BaselineWeather.Model.Effect) {
     let service = environment.service
     switch effect {
     case .debounce(let term, let id):
       let clock = environment.clock
       tasks.replace(
         .debounce,
-        with: Task(executorPreference: environment.executor) { [weak self] in
+        with: Task(executorPreference: environment.executor) { [weak relay] in
           do { try await sleep(for: WeatherApp.debounce, on: clock) } catch { return }
-          self?.deliver(.debounced(term: term, id: id))
+          relay?.send(.debounced(term: term, id: id))
         })
     case .cancelSearch:
       tasks.cancel(.debounce)
       tasks.cancel(.search)
+    case .cancelForecast:
+      tasks.cancel(.forecast)
     case .search(let term, let id):
       tasks.replace(
         .search,
-        with: Task(executorPreference: environment.executor) { [weak self] in
+        with: Task(executorPreference: environment.executor) { [weak relay] in
           let result = await Result(catching: { try await service.search(term) })
-          self?.deliver(.searched(id: id, result))
+          relay?.send(.searched(id: id, result))
         },
         keepingOthers: defects.contains(.appliesStaleSearchResults))
     case .forecast(let place, let id):
       tasks.replace(
         .forecast,
-        with: Task(executorPreference: environment.executor) { [weak self] in
+        with: Task(executorPreference: environment.executor) { [weak relay] in
           let result = await Result(catching: { try await service.forecast(for: place) })
-          self?.deliver(.forecasted(id: id, result))
+          relay?.send(.forecasted(id: id, result))
         })
     }
   }
-  // side-by-side: end
+
+  func stop() { tasks.cancelAll() }
 }
 
-// side-by-side: weather effects
 private func sleep<C: Clock<Duration>>(for duration: Duration, on clock: C) async throws {
   try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
 }

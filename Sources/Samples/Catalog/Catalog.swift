@@ -7,41 +7,110 @@ import LayerCoreSamples
 import MUESamples
 import Workloads
 
-/// One architecture's implementations of the three apps.
+/// One architecture's implementations of the spec's apps.
 public struct Architecture: Sendable {
   public var name: String
-  public var counter: Implementation<CounterApp>
-  public var stopwatch: Implementation<StopwatchApp>
-  public var weather: Implementation<WeatherApp>
+  /// Its implementation of each app it implements so far, one line per app.
+  public var apps: [AppImplementation]
   /// The runtime around the benchmark counter, for the synchronous workloads.
   public var tally: any TallySubject.Type
 
+  public init(name: String, apps: [AppImplementation], tally: any TallySubject.Type) {
+    self.name = name
+    self.apps = apps
+    self.tally = tally
+  }
+
+  /// Its implementation of `App`, if it has one yet.
+  public func implementation<App: SpecApp>(of app: App.Type) -> Implementation<App>? {
+    apps.lazy.compactMap { $0.implementation(of: App.self) }.first
+  }
+
+  /// Its implementation of the app called `name`, if it has one yet.
+  public func implementation(named name: String) -> AppImplementation? {
+    apps.first { $0.app == name }
+  }
+
+  /// The apps of the spec it does not implement yet.
+  public var missingApps: [String] {
+    Catalog.apps.map(\.name).filter { implementation(named: $0) == nil }
+  }
+
+  /// Every architecture implements the three single-feature apps.
+  public var counter: Implementation<CounterApp> { required(CounterApp.self) }
+  public var stopwatch: Implementation<StopwatchApp> { required(StopwatchApp.self) }
+  public var weather: Implementation<WeatherApp> { required(WeatherApp.self) }
+
+  private func required<App: SpecApp>(_ app: App.Type) -> Implementation<App> {
+    guard let found = implementation(of: app) else {
+      fatalError("'\(name)' has no \(App.name): every architecture implements it; add it to apps")
+    }
+    return found
+  }
+
   /// What the benchmark workloads run for this architecture.
   public var contestant: Contestant {
-    Contestant(name: name, tally: tally, stopwatch: stopwatch, weather: weather)
+    Contestant(
+      name: name, tally: tally, stopwatch: implementation(of: StopwatchApp.self),
+      weather: implementation(of: WeatherApp.self))
   }
 }
 
 /// Every architecture in this repository, and what is known not to conform yet.
 public enum Catalog {
-  /// The architectures, reference first.
+  /// The apps of the spec, in the order reports list them.
+  public static let apps: [AppDescription] = [
+    AppDescription(CounterApp.self), AppDescription(StopwatchApp.self),
+    AppDescription(WeatherApp.self), AppDescription(TodosApp.self), AppDescription(ShellApp.self),
+  ]
+
+  /// The architectures, reference first. An app missing from an architecture's list is not
+  /// implemented yet; `arch conformance` says so in one line.
   public static let architectures: [Architecture] = [
     Architecture(
-      name: "baseline", counter: .baseline, stopwatch: .baseline, weather: .baseline,
+      name: "baseline",
+      apps: [
+        .init(Implementation<CounterApp>.baseline), .init(Implementation<StopwatchApp>.baseline),
+        .init(Implementation<WeatherApp>.baseline), .init(Implementation<TodosApp>.baseline),
+        .init(Implementation<ShellApp>.baseline),
+      ],
       tally: BaselineTally.self),
     Architecture(
-      name: "elm-store", counter: .elmStore, stopwatch: .elmStore, weather: .elmStore,
+      name: "elm-store",
+      apps: [
+        .init(Implementation<CounterApp>.elmStore), .init(Implementation<StopwatchApp>.elmStore),
+        .init(Implementation<WeatherApp>.elmStore),
+      ],
       tally: ElmStoreTally.self),
     Architecture(
-      name: "mue", counter: .mue, stopwatch: .mue, weather: .mue, tally: MUETally.self),
+      name: "mue",
+      apps: [
+        .init(Implementation<CounterApp>.mue), .init(Implementation<StopwatchApp>.mue),
+        .init(Implementation<WeatherApp>.mue),
+      ],
+      tally: MUETally.self),
     Architecture(
-      name: "io-loop", counter: .ioLoop, stopwatch: .ioLoop, weather: .ioLoop,
+      name: "io-loop",
+      apps: [
+        .init(Implementation<CounterApp>.ioLoop), .init(Implementation<StopwatchApp>.ioLoop),
+        .init(Implementation<WeatherApp>.ioLoop),
+      ],
       tally: IOLoopTally.self),
     Architecture(
-      name: "layer-core", counter: .layerCore, stopwatch: .layerCore, weather: .layerCore,
+      name: "layer-core",
+      apps: [
+        .init(Implementation<CounterApp>.layerCore),
+        .init(Implementation<StopwatchApp>.layerCore),
+        .init(Implementation<WeatherApp>.layerCore),
+      ],
       tally: LayerCoreTally.self),
     Architecture(
-      name: "comonadic", counter: .comonadic, stopwatch: .comonadic, weather: .comonadic,
+      name: "comonadic",
+      apps: [
+        .init(Implementation<CounterApp>.comonadic),
+        .init(Implementation<StopwatchApp>.comonadic),
+        .init(Implementation<WeatherApp>.comonadic),
+      ],
       tally: ComonadicTally.self),
   ]
 
@@ -52,7 +121,7 @@ public enum Catalog {
   public static var reference: Architecture { architectures[0] }
 
   /// The app names, in the order reports list them.
-  public static let apps = [CounterApp.name, StopwatchApp.name, WeatherApp.name]
+  public static var appNames: [String] { apps.map(\.name) }
 
   /// Failures accepted for now, with the reason. The goal is an empty list; an entry whose
   /// scenario passes is reported as an error.

@@ -5,7 +5,8 @@ import Workloads
 
 /// Connects a component to the conformance kit: built at once (it does nothing until sent an
 /// input), observed by view, and started by `start`.
-struct ComonadicDriver<App: ConformanceApp>: AppDriver {
+struct ComonadicDriver<App: SpecApp>: AppDriver
+where App.Child == NoChild, App.ChildIntent == NoChild {
   let subscribe: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
   let sendIntent: @Sendable (App.Intent) -> Void
   let currentView: @Sendable () -> App.View

@@ -4,9 +4,9 @@ import Workloads
 
 /// Connects an ElmStore app to the conformance kit: the store is built at once (it does nothing
 /// until dispatched to), observed by view, and started by `start`.
-struct ElmStoreDriver<App: ConformanceApp, State: Equatable & Sendable, Action: Sendable>:
+struct ElmStoreDriver<App: SpecApp, State: Equatable & Sendable, Action: Sendable>:
   AppDriver
-{
+where App.Child == NoChild, App.ChildIntent == NoChild {
   let store: Store<State, Action>
   let render: @Sendable (State) -> App.View
   let intent: @Sendable (App.Intent) -> Action

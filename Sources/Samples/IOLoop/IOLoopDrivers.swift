@@ -4,7 +4,8 @@ import Workloads
 
 /// Connects an IOLoop program to the conformance kit through its screen: views come out of the
 /// screen handler, intents go in as screen inputs.
-struct IOLoopDriver<App: ConformanceApp>: AppDriver {
+struct IOLoopDriver<App: SpecApp>: AppDriver
+where App.Child == NoChild, App.ChildIntent == NoChild {
   let screen: Screen<App.View>
   let begin: @Sendable () -> Void
   let intent: @Sendable (App.Intent) -> Void

@@ -5,7 +5,8 @@ import Workloads
 
 /// Connects a LayerCore flow to the conformance kit: the kit plays the user at the app's
 /// screen, so intents travel the way a tap would, through the UI layer's machine.
-struct LayerCoreDriver<App: ConformanceApp, C: Core>: AppDriver {
+struct LayerCoreDriver<App: SpecApp, C: Core>: AppDriver
+where App.Child == NoChild, App.ChildIntent == NoChild {
   let core: C
   let screen: Screen<App.View, App.Intent>
   let flow = FlowBox<C>()

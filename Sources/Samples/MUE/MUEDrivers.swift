@@ -3,8 +3,8 @@ import MUE
 import Workloads
 
 /// Connects a MUE loop to the conformance kit: observed by view first, then started.
-struct MUEDriver<App: ConformanceApp, U: Update, H: EffectHandler>: AppDriver
-where H.Effect == U.Effect, U.Event == App.Intent {
+struct MUEDriver<App: SpecApp, U: Update, H: EffectHandler>: AppDriver
+where H.Effect == U.Effect, U.Event == App.Intent, App.Child == NoChild, App.ChildIntent == NoChild {
   let loop: Loop<U, H>
   let render: @Sendable (U.State) -> App.View
 

@@ -12,6 +12,32 @@ protocol LoopModel: Sendable {
 
   /// What the user sees now.
   var view: View { get }
+
+  /// How a child feature is addressed (a row id, a tab); `Never` for apps without children.
+  associatedtype Child: Hashable & Sendable = Never
+  /// What a child's observer receives.
+  associatedtype ChildView: Equatable & Sendable = Never
+
+  /// The children the last handled message may have changed; the loop compares their views
+  /// with what their observers last received. Only these are looked at, so a message that
+  /// touches one row costs the same whatever the number of rows.
+  mutating func takeTouchedChildren() -> [Child]
+
+  /// The view of `child` now.
+  func childView(_ child: Child) -> ChildView
+
+  /// Whether `view` is the last a child's observer receives (a removed row's `nil`).
+  static func isFinal(_ view: ChildView) -> Bool
+}
+
+extension LoopModel where Child == Never {
+  mutating func takeTouchedChildren() -> [Never] { [] }
+  func childView(_ child: Never) -> Never {}
+  static func isFinal(_ view: Never) -> Bool {}
+}
+
+extension LoopModel {
+  static func isFinal(_ view: ChildView) -> Bool { false }
 }
 
 /// The whole runtime of the plain-Swift baseline: a model behind a `Mutex`, and a FIFO of
@@ -29,12 +55,20 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     var isStopped = false
     var ignoresIntents = false
     var observer: (@Sendable (Model.View) -> Void)?
+    /// Child observers with the view each received last (R11).
+    var childObservers: [Model.Child: [ChildObserver]] = [:]
+  }
+
+  private struct ChildObserver {
+    var observe: @Sendable (Model.ChildView) -> Void
+    var last: Model.ChildView?
   }
 
   private struct Next {
     var observer: (@Sendable (Model.View) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
+    var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)] = []
   }
 
   private let state: Mutex<State>
@@ -49,15 +83,63 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   var view: Model.View { state.withLock { $0.lastView } }
 
   /// Starts the loop and returns the initial view, or `nil` if it was started before. Until the
-  /// caller drains, messages sent by others are queued.
+  /// caller drains, messages sent by others are queued. Child observers subscribed before start
+  /// receive their first view here.
   func start(observer: @escaping @Sendable (Model.View) -> Void) -> Model.View? {
-    state.withLock { state in
+    let started = state.withLock { state -> (Model.View, [ChildCall])? in
       guard !state.isStarted, !state.isStopped else { return nil }
       state.isStarted = true
       state.isDraining = true
       state.observer = observer
-      return state.lastView
+      var calls: [ChildCall] = []
+      for child in Array(state.childObservers.keys) {
+        calls += Self.notify(child, in: &state, force: true)
+      }
+      return (state.lastView, calls)
     }
+    guard let (view, calls) = started else { return nil }
+    for (observe, childView) in calls { observe(childView) }
+    return view
+  }
+
+  private typealias ChildCall = (@Sendable (Model.ChildView) -> Void, Model.ChildView)
+
+  /// Observes one child (R11): its current view at once (at start, if not started yet), then
+  /// its changes, until a final view.
+  func observe(_ child: Model.Child, _ observe: @escaping @Sendable (Model.ChildView) -> Void) {
+    let first = state.withLock { state -> Model.ChildView? in
+      guard !state.isStopped else { return nil }
+      guard state.isStarted else {
+        state.childObservers[child, default: []].append(ChildObserver(observe: observe))
+        return nil
+      }
+      let view = state.model.childView(child)
+      if !Model.isFinal(view) {
+        state.childObservers[child, default: []].append(ChildObserver(observe: observe, last: view))
+      }
+      return view
+    }
+    if let first { observe(first) }
+  }
+
+  /// The calls owed to `child`'s observers: those whose last view differs (every one, when
+  /// `force`). Observers that received a final view are removed.
+  private static func notify(_ child: Model.Child, in state: inout State, force: Bool)
+    -> [ChildCall]
+  {
+    guard var observers = state.childObservers[child] else { return [] }
+    let view = state.model.childView(child)
+    var calls: [ChildCall] = []
+    for index in observers.indices where force || observers[index].last != view {
+      observers[index].last = view
+      calls.append((observers[index].observe, view))
+    }
+    if Model.isFinal(view) {
+      state.childObservers[child] = nil
+    } else if !calls.isEmpty {
+      state.childObservers[child] = observers
+    }
+    return calls
   }
 
   /// Queues `message` and, if no one else is draining, drains the queue on this thread.
@@ -81,6 +163,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   func drain(perform: (Model.Effect) -> Void) {
     while let next = takeNext() {
       if let view = next.changedView { next.observer?(view) }
+      for (observe, view) in next.childCalls { observe(view) }
       if let effect = next.effect { perform(effect) }
     }
   }
@@ -96,10 +179,22 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       let message = state.queue[state.head]
       state.head += 1
       let effect = state.model.handle(message)
+      var childCalls: [ChildCall] = []
+      let touched = state.model.takeTouchedChildren()
+      for child in touched where state.childObservers[child] != nil {
+        childCalls += Self.notify(child, in: &state, force: false)
+      }
+      // Mutation point (tests only): every child observer is called when any child changed.
+      if !touched.isEmpty, defects.contains(.notifiesEveryChild) {
+        for child in Array(state.childObservers.keys) where !touched.contains(child) {
+          childCalls += Self.notify(child, in: &state, force: true)
+        }
+      }
       let view = state.model.view
-      guard view != state.lastView else { return Next(effect: effect) }
+      guard view != state.lastView else { return Next(effect: effect, childCalls: childCalls) }
       state.lastView = view
-      return Next(observer: state.observer, changedView: view, effect: effect)
+      return Next(
+        observer: state.observer, changedView: view, effect: effect, childCalls: childCalls)
     }
   }
 
@@ -130,6 +225,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       }
       state.isStopped = true
       state.observer = nil
+      state.childObservers.removeAll()
       state.queue.removeAll()
       state.head = 0
     }
@@ -158,4 +254,20 @@ package struct BaselineDefects: OptionSet, Sendable {
   package static let appliesStaleSearchResults = BaselineDefects(rawValue: 1 << 6)
   /// The counter logs before it saves.
   package static let logsBeforeSaving = BaselineDefects(rawValue: 1 << 7)
+  /// Todos: every change saves at once, while another save is in flight.
+  package static let overlapsSaves = BaselineDefects(rawValue: 1 << 8)
+  /// Todos: a change made while a save was in flight is never saved.
+  package static let dropsCoalescedSave = BaselineDefects(rawValue: 1 << 9)
+  /// Todos: toggleAll toggles only the rows the filter shows.
+  package static let togglesVisibleRowsOnly = BaselineDefects(rawValue: 1 << 10)
+  /// Todos: a removed row's observers are never told.
+  package static let forgetsRemovedRows = BaselineDefects(rawValue: 1 << 11)
+  /// Every child observer is called when any child changed.
+  package static let notifiesEveryChild = BaselineDefects(rawValue: 1 << 12)
+  /// Shell: the counter's increment for a lap arrives as a message of its own, after the lap.
+  package static let incrementsAfterLap = BaselineDefects(rawValue: 1 << 13)
+  /// Shell: resetAll is sent on as one message per child.
+  package static let resetsChildByChild = BaselineDefects(rawValue: 1 << 14)
+  /// Shell: the stopwatch ignores its ticks while its tab is hidden.
+  package static let pausesHiddenTabs = BaselineDefects(rawValue: 1 << 15)
 }

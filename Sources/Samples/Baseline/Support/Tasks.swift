@@ -38,3 +38,17 @@ final class TaskSlots<Slot: Hashable & Sendable>: Sendable {
 
   deinit { cancelAll() }
 }
+
+/// Where an effect's result goes: connected once to the loop that owns the effects, through a
+/// closure that holds its owner weakly, so running effects never keep a runtime alive.
+final class Relay<Message: Sendable>: Sendable {
+  private let target = Mutex<(@Sendable (Message) -> Void)?>(nil)
+
+  func connect(_ deliver: @escaping @Sendable (Message) -> Void) {
+    target.withLock { $0 = deliver }
+  }
+
+  func send(_ message: Message) {
+    target.withLock { $0 }?(message)
+  }
+}

@@ -1,14 +1,4 @@
-extension WeatherApp: ConformanceApp {
-  public typealias Intent = WeatherIntent
-  public typealias View = WeatherView
-  public typealias Environment = WeatherEnvironment
-
-  public static let name = "weather"
-
-  public static func environment(from fakes: FakeEnvironment) -> WeatherEnvironment {
-    WeatherEnvironment(service: fakes.weather, clock: fakes.clock, executor: fakes.executor)
-  }
-
+extension WeatherApp {
   public static var scenarios: [Scenario<WeatherApp>] { weatherScenarios }
 
   public static func randomProgram(using random: inout SeededRandom) -> Scenario<WeatherApp> {
@@ -38,7 +28,7 @@ extension WeatherApp: ConformanceApp {
     if random.pick([(5, false), (1, true)]) { steps += [.stop, .answerSearch(.places([paris]))] }
     let honors = random.pick([(3, true), (1, false)])
     return Scenario(
-      "random weather program", rules: [], setup: FakeSetup(honorsCancellation: honors),
+      "random weather program", rules: [], setup: BasicSetup(honorsCancellation: honors),
       steps: steps)
   }
 }
@@ -162,7 +152,7 @@ private let weatherScenarios: [Scenario<WeatherApp>] = [
     ]),
   Scenario(
     "w4.late-result-of-superseded-search-ignored", rules: [.w4, .r5],
-    setup: FakeSetup(honorsCancellation: false),
+    setup: BasicSetup(honorsCancellation: false),
     steps: [
       .send(.queryChanged("ber")), .advance(.milliseconds(300)), .send(.queryChanged("bern")),
       .advance(.milliseconds(300)), .answerSearch(term: "ber", .places([berlin])),
@@ -227,7 +217,7 @@ private let weatherScenarios: [Scenario<WeatherApp>] = [
     ]),
   Scenario(
     "w6.late-forecast-of-other-place-ignored", rules: [.w6, .r5],
-    setup: FakeSetup(honorsCancellation: false),
+    setup: BasicSetup(honorsCancellation: false),
     steps: searchBer + [
       .send(.select(placeID: 1)), .send(.select(placeID: 2)),
       .answerForecast(placeID: 1, .forecast(sunny)),
@@ -357,7 +347,7 @@ private let weatherScenarios: [Scenario<WeatherApp>] = [
     ]),
   Scenario(
     "r6.result-after-stop-ignored", rules: [.r6, .r5],
-    setup: FakeSetup(honorsCancellation: false),
+    setup: BasicSetup(honorsCancellation: false),
     steps: [
       .send(.queryChanged("ber")), .advance(.milliseconds(300)), .stop,
       .answerSearch(.places([berlin])), .expectView(WeatherView(query: "ber", status: .searching)),

@@ -1,12 +1,15 @@
+/// The stopwatch's fakes: only the run's virtual clock, which every app shares.
+public struct StopwatchFakes: AppFakes {}
+
 extension StopwatchApp: ConformanceApp {
-  public typealias Intent = StopwatchIntent
-  public typealias View = StopwatchView
-  public typealias Environment = StopwatchEnvironment
+  public static func makeFakes(_ setup: BasicSetup, context: FakeContext) -> StopwatchFakes {
+    StopwatchFakes()
+  }
 
-  public static let name = "stopwatch"
-
-  public static func environment(from fakes: FakeEnvironment) -> StopwatchEnvironment {
-    StopwatchEnvironment(clock: fakes.clock, executor: fakes.executor)
+  public static func environment(from fakes: StopwatchFakes, context: FakeContext)
+    -> StopwatchEnvironment
+  {
+    StopwatchEnvironment(clock: context.clock, executor: context.executor)
   }
 
   public static var scenarios: [Scenario<StopwatchApp>] { stopwatchScenarios }

@@ -1,14 +1,4 @@
-extension CounterApp: ConformanceApp {
-  public typealias Intent = CounterIntent
-  public typealias View = CounterView
-  public typealias Environment = CounterEnvironment
-
-  public static let name = "counter"
-
-  public static func environment(from fakes: FakeEnvironment) -> CounterEnvironment {
-    CounterEnvironment(storage: fakes.storage, log: fakes.log, executor: fakes.executor)
-  }
-
+extension CounterApp {
   public static var scenarios: [Scenario<CounterApp>] { counterScenarios }
 
   public static func randomProgram(using random: inout SeededRandom) -> Scenario<CounterApp> {
@@ -28,7 +18,7 @@ extension CounterApp: ConformanceApp {
     }
     if random.pick([(5, false), (1, true)]) { steps.append(.stop) }
     steps.append(.send(.increment))
-    return Scenario("random counter program", rules: [], setup: FakeSetup(load: load), steps: steps)
+    return Scenario("random counter program", rules: [], setup: CounterSetup(load: load), steps: steps)
   }
 }
 
@@ -39,31 +29,31 @@ private let cap = CounterApp.maximumCount
 
 private let counterScenarios: [Scenario<CounterApp>] = [
   Scenario(
-    "c1.loading-on-start", rules: [.c1, .r1, .c7], setup: FakeSetup(load: .pending),
+    "c1.loading-on-start", rules: [.c1, .r1, .c7], setup: CounterSetup(load: .pending),
     steps: [.expectView(.loading), .expectCalls([.load])]),
   Scenario(
-    "c1.load-called-once", rules: [.c1, .r1], setup: FakeSetup(load: .value(4)),
+    "c1.load-called-once", rules: [.c1, .r1], setup: CounterSetup(load: .value(4)),
     steps: [.expectView(.ready(count: 4)), .expectCalls([.load])]),
   Scenario(
-    "c2.load-value", rules: [.c2], setup: FakeSetup(load: .pending),
+    "c2.load-value", rules: [.c2], setup: CounterSetup(load: .pending),
     steps: [.completeLoad(.value(5)), .expectView(.ready(count: 5)), .expectCalls([.load])]),
   Scenario(
-    "c2.load-nil", rules: [.c2], setup: FakeSetup(load: .value(nil)),
+    "c2.load-nil", rules: [.c2], setup: CounterSetup(load: .value(nil)),
     steps: [.expectView(.ready(count: 0)), .expectCalls([.load])]),
   Scenario(
-    "c2.load-throws", rules: [.c2, .r9], setup: FakeSetup(load: .failure),
+    "c2.load-throws", rules: [.c2, .r9], setup: CounterSetup(load: .failure),
     steps: [.expectView(.ready(count: 0)), .expectCalls([.load, unreadable])]),
   Scenario(
-    "c2.load-negative", rules: [.c2], setup: FakeSetup(load: .value(-1)),
+    "c2.load-negative", rules: [.c2], setup: CounterSetup(load: .value(-1)),
     steps: [.expectView(.ready(count: 0)), .expectCalls([.load, unreadable])]),
   Scenario(
-    "c2.load-above-range", rules: [.c2], setup: FakeSetup(load: .value(cap + 1)),
+    "c2.load-above-range", rules: [.c2], setup: CounterSetup(load: .value(cap + 1)),
     steps: [.expectView(.ready(count: 0)), .expectCalls([.load, unreadable])]),
   Scenario(
-    "c2.load-at-range-limits", rules: [.c2], setup: FakeSetup(load: .value(cap)),
+    "c2.load-at-range-limits", rules: [.c2], setup: CounterSetup(load: .value(cap)),
     steps: [.expectView(.ready(count: cap)), .expectCalls([.load])]),
   Scenario(
-    "c3.intents-ignored-while-loading", rules: [.c3], setup: FakeSetup(load: .pending),
+    "c3.intents-ignored-while-loading", rules: [.c3], setup: CounterSetup(load: .pending),
     steps: [
       .send(.increment), .send(.reset), .send(.decrement), .expectView(.loading),
       .expectCalls([.load]), .completeLoad(.value(2)), .expectView(.ready(count: 2)),
@@ -76,7 +66,7 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .expectCalls([.load, .save(1), .log(saved(1)), .save(2), .log(saved(2))]),
     ]),
   Scenario(
-    "c4.decrement", rules: [.c4, .c5], setup: FakeSetup(load: .value(2)),
+    "c4.decrement", rules: [.c4, .c5], setup: CounterSetup(load: .value(2)),
     steps: [
       .send(.decrement), .expectView(.ready(count: 1)),
       .expectCalls([.load, .save(1), .log(saved(1))]),
@@ -87,23 +77,23 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .send(.decrement), .expectView(.ready(count: 0)), .expectCalls([.load]),
     ]),
   Scenario(
-    "c4.increment-at-cap-changes-nothing", rules: [.c4, .c5], setup: FakeSetup(load: .value(cap)),
+    "c4.increment-at-cap-changes-nothing", rules: [.c4, .c5], setup: CounterSetup(load: .value(cap)),
     steps: [.send(.increment), .expectView(.ready(count: cap)), .expectCalls([.load])]),
   Scenario(
-    "c4.reset", rules: [.c4, .c5], setup: FakeSetup(load: .value(7)),
+    "c4.reset", rules: [.c4, .c5], setup: CounterSetup(load: .value(7)),
     steps: [
       .send(.reset), .expectView(.ready(count: 0)),
       .expectCalls([.load, .save(0), .log(saved(0))]),
       .send(.reset), .expectCalls([]),
     ]),
   Scenario(
-    "c5.save-then-log", rules: [.c5], setup: FakeSetup(load: .value(1)),
+    "c5.save-then-log", rules: [.c5], setup: CounterSetup(load: .value(1)),
     steps: [
       .send(.increment), .send(.decrement),
       .expectCalls([.load, .save(2), .log(saved(2)), .save(1), .log(saved(1))]),
     ]),
   Scenario(
-    "c6.failed-save-keeps-count", rules: [.c6, .r9], setup: FakeSetup(load: .value(1)),
+    "c6.failed-save-keeps-count", rules: [.c6, .r9], setup: CounterSetup(load: .value(1)),
     steps: [
       .failNextSave, .send(.increment), .expectView(.ready(count: 2)),
       .expectCalls([.load, .save(2), saveFailed]),
@@ -132,27 +122,27 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .sendConcurrently(.increment, senders: 8, each: 250), .expectView(.ready(count: 2_000)),
     ]),
   Scenario(
-    "r6.stop-ignores-later-intents", rules: [.r6], setup: FakeSetup(load: .value(3)),
+    "r6.stop-ignores-later-intents", rules: [.r6], setup: CounterSetup(load: .value(3)),
     steps: [
       .stop, .send(.increment), .send(.reset), .expectView(.ready(count: 3)), .expectCalls([.load]),
     ]),
   Scenario(
-    "r6.stop-cancels-pending-load", rules: [.r6, .r5], setup: FakeSetup(load: .pending),
+    "r6.stop-cancels-pending-load", rules: [.r6, .r5], setup: CounterSetup(load: .pending),
     steps: [
       .stop, .expectCalls([.load, .cancelled(.load)]), .completeLoad(.value(9)),
       .expectView(.loading), .expectCalls([]),
     ]),
   Scenario(
     "r6.load-answered-after-stop-is-ignored", rules: [.r6, .r5],
-    setup: FakeSetup(load: .pending, honorsCancellation: false),
+    setup: CounterSetup(load: .pending, honorsCancellation: false),
     steps: [
       .stop, .completeLoad(.value(9)), .expectView(.loading),
       .expectCalls([.load, .cancelled(.load)]),
     ]),
   Scenario(
-    "r6.release-cancels-pending-load", rules: [.r6], setup: FakeSetup(load: .pending),
+    "r6.release-cancels-pending-load", rules: [.r6], setup: CounterSetup(load: .pending),
     steps: [.release, .expectCalls([.load, .cancelled(.load)])]),
   Scenario(
-    "r10.no-notification-without-change", rules: [.r10], setup: FakeSetup(load: .value(0)),
+    "r10.no-notification-without-change", rules: [.r10], setup: CounterSetup(load: .value(0)),
     steps: [.send(.decrement), .send(.reset), .expectView(.ready(count: 0)), .expectCalls([.load])]),
 ]

@@ -252,7 +252,7 @@ public struct WeatherEnvironment: Sendable {
 }
 
 /// A string in double quotes with quotes and backslashes escaped, for readable messages.
-func quoted(_ string: String) -> String {
+package func quoted(_ string: String) -> String {
   var result = "\""
   for character in string {
     switch character {
@@ -263,4 +263,12 @@ func quoted(_ string: String) -> String {
     }
   }
   return result + "\""
+}
+
+extension WeatherApp: SpecApp {
+  public typealias Intent = WeatherIntent
+  public typealias View = WeatherView
+  public typealias Environment = WeatherEnvironment
+
+  public static let name = "weather"
 }

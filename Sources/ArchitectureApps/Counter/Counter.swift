@@ -39,6 +39,14 @@ public struct CounterView: Codable, Sendable, Hashable, CustomStringConvertible 
   public var canDecrement: Bool
   public var canReset: Bool
 
+  public init(status: Status, count: Int, text: String, canDecrement: Bool, canReset: Bool) {
+    self.status = status
+    self.count = count
+    self.text = text
+    self.canDecrement = canDecrement
+    self.canReset = canReset
+  }
+
   /// The view while the stored count is being read: nothing enabled.
   public static let loading = CounterView(
     status: .loading, count: 0, text: "Loading…", canDecrement: false, canReset: false)
@@ -86,4 +94,12 @@ public struct CounterEnvironment: Sendable {
     self.log = log
     self.executor = executor
   }
+}
+
+extension CounterApp: SpecApp {
+  public typealias Intent = CounterIntent
+  public typealias View = CounterView
+  public typealias Environment = CounterEnvironment
+
+  public static let name = "counter"
 }

@@ -39,6 +39,15 @@ public struct StopwatchView: Codable, Sendable, Hashable, CustomStringConvertibl
   public var canLap: Bool
   public var laps: [String]
 
+  public init(elapsed: String, isRunning: Bool, startStopTitle: String, canLap: Bool, laps: [String])
+  {
+    self.elapsed = elapsed
+    self.isRunning = isRunning
+    self.startStopTitle = startStopTitle
+    self.canLap = canLap
+    self.laps = laps
+  }
+
   /// Builds the view from elapsed tenths of a second, the running flag and the lap times.
   public init(elapsedTenths: Int, isRunning: Bool, lapTenths: [Int]) {
     self.elapsed = StopwatchApp.format(tenths: elapsedTenths)
@@ -69,4 +78,12 @@ public struct StopwatchEnvironment: Sendable {
     self.clock = clock
     self.executor = executor
   }
+}
+
+extension StopwatchApp: SpecApp {
+  public typealias Intent = StopwatchIntent
+  public typealias View = StopwatchView
+  public typealias Environment = StopwatchEnvironment
+
+  public static let name = "stopwatch"
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// suspended on the environment (a clock sleep, a pending service call). That is how a scenario
 /// step waits for idle (R7) without ever sleeping on wall-clock time. Waking a sleeper or
 /// answering a call enqueues the resumed task here synchronously, so no wake-up is missed.
-public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
+public final class SettlingExecutor: TaskExecutor, @unchecked Sendable {
   // @unchecked: every stored var below is read and written only while `condition` is locked.
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
@@ -17,11 +17,11 @@ public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
   private var finishedJobs = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  private static let pool = Mutex<[ScenarioExecutor]>([])
+  private static let pool = Mutex<[SettlingExecutor]>([])
 
   private init() {
     let thread = Thread { [unowned self] in self.runJobs() }
-    thread.name = "ArchitectureSpec.ScenarioExecutor"
+    thread.name = "ArchitectureApps.SettlingExecutor"
     thread.start()
   }
 
@@ -29,8 +29,8 @@ public final class ScenarioExecutor: TaskExecutor, @unchecked Sendable {
   ///
   /// Executors are pooled rather than destroyed because a task keeps its executor preference
   /// for its whole life; the pool keeps every executor, and its thread, alive.
-  public static func acquire() -> ScenarioExecutor {
-    pool.withLock { $0.popLast() } ?? ScenarioExecutor()
+  public static func acquire() -> SettlingExecutor {
+    pool.withLock { $0.popLast() } ?? SettlingExecutor()
   }
 
   /// Returns this executor to the pool.
