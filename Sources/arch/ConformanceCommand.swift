@@ -25,7 +25,7 @@ struct ConformanceCommand {
     let seed: UInt64 = try arguments.number("--seed") ?? 1
     let programs: Int = try arguments.number("--programs") ?? 200
     let repeats = try arguments.number("--repeat", as: Int.self) ?? 1
-    let timeout = try arguments.number("--timeout", as: Int.self) ?? 60
+    let timeout = try arguments.number("--timeout", as: Int.self) ?? 300
     guard repeats >= 1 else { throw UsageError("--repeat must be at least 1") }
     guard timeout >= 1 else { throw UsageError("--timeout must be at least 1 second") }
     options = Conformance.Options(

@@ -5,23 +5,28 @@ import Testing
 
 @Suite("The conformance kit")
 struct KitTests {
+  static let apps = [
+    AppDescription(CounterApp.self), AppDescription(StopwatchApp.self),
+    AppDescription(WeatherApp.self), AppDescription(TodosApp.self), AppDescription(ShellApp.self),
+  ]
+
+  static let scenarios: [(app: String, name: String, rules: [Rule])] =
+    CounterApp.scenarios.map { ("counter", $0.name, $0.rules) }
+    + StopwatchApp.scenarios.map { ("stopwatch", $0.name, $0.rules) }
+    + WeatherApp.scenarios.map { ("weather", $0.name, $0.rules) }
+    + TodosApp.scenarios.map { ("todos", $0.name, $0.rules) }
+    + ShellApp.scenarios.map { ("shell", $0.name, $0.rules) }
+
   @Test func everyRuleHasAScenario() {
-    let covered = Set(
-      CounterApp.scenarios.flatMap(\.rules) + StopwatchApp.scenarios.flatMap(\.rules)
-        + WeatherApp.scenarios.flatMap(\.rules))
+    let covered = Set(Self.apps.flatMap(\.rules))
     let missing = Rule.coveredByScenarios.filter { !covered.contains($0) }
     #expect(missing.isEmpty, "rules without a scenario: \(missing)")
   }
 
-  @Test func scenarioNamesAreUniqueAndStartWithARuleTheyCover() {
-    let names =
-      CounterApp.scenarios.map(\.name) + StopwatchApp.scenarios.map(\.name)
-      + WeatherApp.scenarios.map(\.name)
+  @Test func scenarioNamesAreUniquePerAppAndStartWithARuleTheyCover() {
+    let names = Self.scenarios.map { "\($0.app)/\($0.name)" }
     #expect(Set(names).count == names.count)
-    for scenario in CounterApp.scenarios.map({ ($0.name, $0.rules) })
-      + StopwatchApp.scenarios.map({ ($0.name, $0.rules) })
-      + WeatherApp.scenarios.map({ ($0.name, $0.rules) })
-    {
+    for scenario in Self.scenarios.map({ ($0.name, $0.rules) }) {
       let prefix = scenario.0.prefix { $0 != "." }.uppercased()
       #expect(scenario.1.map(\.rawValue).contains(prefix), "\(scenario.0) is tagged \(scenario.1)")
     }

@@ -12,11 +12,13 @@ struct Case<App: ConformanceApp>: Sendable, CustomTestStringConvertible {
   let scenario: Scenario<App>
   var testDescription: String { "\(implementation.architecture) · \(scenario.name)" }
 
-  static func all(_ implementation: (Architecture) -> Implementation<App>) -> [Case] {
-    let reference = implementation(Catalog.reference)
-    return Catalog.architectures.flatMap { architecture in
+  /// Every scenario of `App` for every architecture that implements it.
+  static func all() -> [Case] {
+    guard let reference = Catalog.reference.implementation(of: App.self) else { return [] }
+    return Catalog.architectures.compactMap { $0.implementation(of: App.self) }.flatMap {
+      implementation in
       App.scenarios.map {
-        Case(implementation: implementation(architecture), reference: reference, scenario: $0)
+        Case(implementation: implementation, reference: reference, scenario: $0)
       }
     }
   }
@@ -36,19 +38,29 @@ let programSeed =
 
 @Suite("Scenarios")
 struct ScenarioTests {
-  @Test(arguments: Case<CounterApp>.all(\.counter))
+  @Test(arguments: Case<CounterApp>.all())
   func counter(_ test: Case<CounterApp>) async { await test.check() }
 
-  @Test(arguments: Case<StopwatchApp>.all(\.stopwatch))
+  @Test(arguments: Case<StopwatchApp>.all())
   func stopwatch(_ test: Case<StopwatchApp>) async { await test.check() }
 
-  @Test(arguments: Case<WeatherApp>.all(\.weather))
+  @Test(arguments: Case<WeatherApp>.all())
   func weather(_ test: Case<WeatherApp>) async { await test.check() }
+
+  @Test(arguments: Case<TodosApp>.all())
+  func todos(_ test: Case<TodosApp>) async { await test.check() }
+
+  @Test(arguments: Case<ShellApp>.all())
+  func shell(_ test: Case<ShellApp>) async { await test.check() }
 }
 
 @Suite("Random programs match baseline")
 struct PropertyTests {
   static let names = Catalog.architectures.map(\.name)
+
+  static func names<App: SpecApp>(implementing app: App.Type) -> [String] {
+    Catalog.architectures.filter { $0.implementation(of: app) != nil }.map(\.name)
+  }
 
   @Test(arguments: names)
   func counter(_ name: String) async throws {
@@ -69,5 +81,21 @@ struct PropertyTests {
     let architecture = try #require(Catalog.architecture(named: name))
     await expectSameTraces(
       architecture.weather, reference: .baseline, programs: programCount, seed: programSeed)
+  }
+}
+
+extension PropertyTests {
+  @Test(arguments: names(implementing: TodosApp.self))
+  func todos(_ name: String) async throws {
+    let implementation = try #require(Catalog.architecture(named: name)?.implementation(of: TodosApp.self))
+    await expectSameTraces(
+      implementation, reference: .baseline, programs: programCount / 4, seed: programSeed)
+  }
+
+  @Test(arguments: names(implementing: ShellApp.self))
+  func shell(_ name: String) async throws {
+    let implementation = try #require(Catalog.architecture(named: name)?.implementation(of: ShellApp.self))
+    await expectSameTraces(
+      implementation, reference: .baseline, programs: programCount, seed: programSeed)
   }
 }

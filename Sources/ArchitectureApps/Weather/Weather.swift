@@ -37,13 +37,16 @@ public enum WeatherApp: Sendable {
     }
   }
 
-  /// Formats a value to one decimal, rounding half away from zero (W7): `12.25` is `12.3`.
+  /// Formats a value to one decimal, rounding half away from zero in exact decimal arithmetic
+  /// (W7): `12.25` is `12.3`, `-0.04` is `0.0`; plain digits, never an exponent or `-0.0`.
   public static func oneDecimal(_ value: Double) -> String {
-    let tenths = (value * 10).rounded(.toNearestOrAwayFromZero)
-    guard tenths.isFinite, abs(tenths) < 1e15 else { return value.description }
-    let whole = Int(tenths)
-    let sign = whole < 0 ? "-" : ""
-    return "\(sign)\(abs(whole) / 10).\(abs(whole) % 10)"
+    DecimalText(value)?.oneDecimal ?? "\(value)"
+  }
+
+  /// A Celsius value in Fahrenheit, to one decimal (W9): F = C × 9/5 + 32 computed exactly on
+  /// the decimal the value was written as, then rounded half away from zero.
+  public static func fahrenheitText(celsius: Double) -> String {
+    DecimalText(celsius)?.celsiusToFahrenheit.oneDecimal ?? "\(celsius * 9 / 5 + 32)"
   }
 
   /// The text of a loaded forecast (W7), e.g. `Berlin: 12.3°C, Partly cloudy, wind 10.5 km/h`.
@@ -52,10 +55,10 @@ public enum WeatherApp: Sendable {
   ) -> String {
     let temperature =
       switch unit {
-      case .celsius: forecast.temperature
-      case .fahrenheit: forecast.temperature * 9 / 5 + 32
+      case .celsius: oneDecimal(forecast.temperature)
+      case .fahrenheit: fahrenheitText(celsius: forecast.temperature)
       }
-    return "\(place.name): \(oneDecimal(temperature))\(unit.rawValue), "
+    return "\(place.name): \(temperature)\(unit.rawValue), "
       + "\(conditions(code: forecast.weatherCode)), wind \(oneDecimal(forecast.windSpeed)) km/h"
   }
 }

@@ -24,7 +24,7 @@ public enum Conformance {
     public var timeLimit: Duration
 
     public init(
-      programs: Int = 0, seed: UInt64 = 1, repeats: Int = 1, timeLimit: Duration = .seconds(60)
+      programs: Int = 0, seed: UInt64 = 1, repeats: Int = 1, timeLimit: Duration = .seconds(300)
     ) {
       self.programs = programs
       self.seed = seed
@@ -38,7 +38,7 @@ public enum Conformance {
   /// - Returns: One failure per failed expectation and one for a trace divergence.
   public static func check<App: ConformanceApp>(
     _ scenario: Scenario<App>, implementation: Implementation<App>,
-    reference: Implementation<App>, timeLimit: Duration = .seconds(60)
+    reference: Implementation<App>, timeLimit: Duration = .seconds(300)
   ) async -> [ConformanceFailure] {
     await checkRepeatedly(
       scenario, implementation: implementation, reference: reference, repeats: 1,
@@ -106,7 +106,7 @@ public enum Conformance {
   /// differ, shortens it to a smaller program that still diverges.
   public static func checkProgram<App: ConformanceApp>(
     seed: UInt64, implementation: Implementation<App>, reference: Implementation<App>,
-    as app: App.Type = App.self, timeLimit: Duration = .seconds(60)
+    as app: App.Type = App.self, timeLimit: Duration = .seconds(300)
   ) async -> ProgramFailure? {
     var random = SeededRandom(seed: seed)
     let program = App.randomProgram(using: &random)

@@ -116,7 +116,7 @@ public final class BaselineShell: Sendable {
 
   package init(environment: ShellEnvironment, defects: BaselineDefects) {
     self.defects = defects
-    loop = MessageLoop(Model(defects: defects), defects: [])
+    loop = MessageLoop(Model(defects: defects), defects: defects.intersection(.notifiesEveryChild))
     counter = CounterEffects(environment: environment.counter, defects: [])
     stopwatch = StopwatchEffects(environment: environment.stopwatch, defects: [])
     weather = WeatherEffects(environment: environment.weather, defects: [])

@@ -296,6 +296,52 @@ private let weatherScenarios: [Scenario<WeatherApp>] = [
       .send(.toggleUnit), .expectCalls([.search("ber"), .forecast(placeID: 1)]),
     ]),
   Scenario(
+    "w9.fahrenheit-rounds-in-exact-decimal", rules: [.w9, .w7],
+    steps: searchBer + [
+      .send(.select(placeID: 1)),
+      .answerForecast(.forecast(Forecast(temperature: 12.25, weatherCode: 0, windSpeed: 0.05))),
+      .send(.toggleUnit),
+      .expectView(
+        with(found) {
+          $0.selectedPlaceID = 1
+          $0.unit = .fahrenheit
+          // 12.25 × 9/5 + 32 = 54.05 exactly: half away from zero is 54.1 (binary gives 54.0).
+          $0.weather = WeatherView.Weather(
+            kind: .loaded, text: "Berlin: 54.1°F, Clear sky, wind 0.1 km/h")
+        }),
+      .send(.select(placeID: 2)),
+      .answerForecast(.forecast(Forecast(temperature: -17.75, weatherCode: 0, windSpeed: 1))),
+      .expectView(
+        with(found) {
+          $0.selectedPlaceID = 2
+          $0.unit = .fahrenheit
+          $0.weather = WeatherView.Weather(
+            kind: .loaded, text: "Bern: 0.1°F, Clear sky, wind 1.0 km/h")
+        }),
+    ]),
+  Scenario(
+    "w7.numbers-in-plain-digits-never-negative-zero", rules: [.w7, .w9],
+    steps: searchBer + [
+      .send(.select(placeID: 1)),
+      .answerForecast(.forecast(Forecast(temperature: -0.04, weatherCode: 3, windSpeed: 1e-7))),
+      .expectView(
+        with(found) {
+          $0.selectedPlaceID = 1
+          $0.weather = WeatherView.Weather(
+            kind: .loaded, text: "Berlin: 0.0°C, Overcast, wind 0.0 km/h")
+        }),
+      .send(.select(placeID: 2)),
+      .answerForecast(.forecast(Forecast(temperature: -17.8, weatherCode: 3, windSpeed: 1e20))),
+      .send(.toggleUnit),
+      .expectView(
+        with(found) {
+          $0.selectedPlaceID = 2
+          $0.unit = .fahrenheit
+          $0.weather = WeatherView.Weather(
+            kind: .loaded, text: "Bern: 0.0°F, Overcast, wind 100000000000000000000.0 km/h")
+        }),
+    ]),
+  Scenario(
     "w9.query-change-keeps-selection", rules: [.w9],
     steps: searchBer + [
       .send(.select(placeID: 1)), .answerForecast(.forecast(sunny)), .send(.queryChanged("")),
