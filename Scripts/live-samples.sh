@@ -38,6 +38,45 @@ for a in $architectures; do
   echo "$a: same screens as baseline"
 done
 
+echo "-- todos: a list in a JSON file, kept between runs; bad files are reported and kept"
+for a in $("$arch" list | sed -n 's/^app todos: //p' | tr -d ','); do
+  "$arch" run todos --architecture "$a" --file "$work/$a/todos.json" \
+    --keys "Milk<enter>Eggs<enter><ctrl-t><down><ctrl-e><bs><bs><bs><bs>Oats<enter>" >"$work/todos-$a.txt"
+  grep -q '^> \[x\] Milk$' "$work/todos-$a.txt"
+  expected='[{"done":true,"id":1,"title":"Milk"},{"done":false,"id":2,"title":"Oats"}]'
+  [ "$(cat "$work/$a/todos.json")" = "$expected" ] || { echo "$a: file holds $(cat "$work/$a/todos.json")"; exit 1; }
+  "$arch" run todos --architecture "$a" --file "$work/$a/todos.json" --keys "" >"$work/todos-again-$a.txt"
+  grep -q '^  \[ \] Oats$' "$work/todos-again-$a.txt" || { cat "$work/todos-again-$a.txt"; exit 1; }
+  diff "$work/todos-baseline.txt" "$work/todos-$a.txt"
+  echo "$a: ok"
+done
+printf '' >"$work/empty.json"
+"$arch" run todos --architecture baseline --file "$work/empty.json" --keys "A<enter>" >"$work/todos-empty.txt"
+grep -q '"title":"A"' "$work/empty.json"
+printf '[{"id": 1, "title": "kept"' >"$work/corrupt.json"
+cp "$work/corrupt.json" "$work/corrupt.before"
+"$arch" run todos --architecture baseline --file "$work/corrupt.json" --keys "B<enter>" >"$work/todos-corrupt.txt"
+grep -q "is not a todo list" "$work/todos-corrupt.txt"
+grep -q "not saving: .* holds data this app could not read" "$work/todos-corrupt.txt"
+cmp "$work/corrupt.json" "$work/corrupt.before"
+printf 'not a directory' >"$work/plain"
+"$arch" run todos --architecture baseline --file "$work/plain/todos.json" --keys "C<enter>" >"$work/todos-unwritable.txt"
+grep -q "storage: cannot write $work/plain/todos.json" "$work/todos-unwritable.txt"
+grep -q "log: storage: save failed" "$work/todos-unwritable.txt"
+echo "todos: missing, empty, corrupt (kept as it was) and unwritable files"
+
+echo "-- shell: the three apps as tabs, the counter's file shared with arch run counter"
+for a in $("$arch" list | sed -n 's/^app shell: //p' | tr -d ','); do
+  "$arch" run shell --architecture "$a" --storage "$work/$a/shell-count.txt" --weather fixtures \
+    --keys "+<ctrl-n>s{250ms}l<ctrl-n>Zürich{400ms}<enter><ctrl-p><ctrl-x>" >"$work/shell-$a.txt"
+  grep -q "Counter (2)" "$work/shell-$a.txt"
+  grep -q "Stopwatch (running)" "$work/shell-$a.txt"
+  grep -q "Weather (Zürich)" "$work/shell-$a.txt"
+  [ "$(cat "$work/$a/shell-count.txt")" = "0" ]
+  diff "$work/shell-baseline.txt" "$work/shell-$a.txt"
+  echo "$a: ok"
+done
+
 echo "-- without a terminal the app says so"
 set +e
 "$arch" run counter --architecture mue --storage "$work/tty.txt" </dev/null >/dev/null 2>"$work/tty.err"
@@ -123,3 +162,30 @@ wait_for_file "$work/after"
 diff "$work/before" "$work/after"
 grep -q "exit 0" "$work/status"
 echo "weather: typing, arrows, Enter, Escape quits"
+
+run_in_tmux "'$arch' run todos --architecture baseline --file '$work/interactive-todos.json'"
+wait_for "ctrl-x clear completed\|enter add"
+tmux send-keys -t live "Tea" Enter
+wait_for "> \[ \] Tea"
+tmux send-keys -t live C-t
+wait_for "> \[x\] Tea"
+tmux send-keys -t live Escape
+wait_for_file "$work/after"
+diff "$work/before" "$work/after"
+grep -q "exit 0" "$work/status"
+grep -q '"title":"Tea"' "$work/interactive-todos.json"
+echo "todos: typing, Enter adds, Ctrl-T toggles, Escape quits"
+
+run_in_tmux "'$arch' run shell --architecture baseline --storage '$work/interactive-shell.txt' --weather fixtures"
+wait_for "\[Counter (0)\]"
+wait_for "ctrl-n/ctrl-p switch tab"
+tmux send-keys -t live + C-n Space
+wait_for "\[Stopwatch (running)\]"
+wait_for " Counter (1) "
+tmux send-keys -t live C-x
+wait_for "\[Stopwatch\]"
+tmux send-keys -t live Escape
+wait_for_file "$work/after"
+diff "$work/before" "$work/after"
+grep -q "exit 0" "$work/status"
+echo "shell: tabs switch with Ctrl-N, a hidden counter keeps its count, Ctrl-X resets all"

@@ -28,6 +28,19 @@ public protocol ConsoleApp: SpecApp {
   /// The screen for `view`: one string per line, no escape codes.
   static func screen(_ view: View, input: Input) -> [String]
 
+  /// The children the screen for `view` shows (the visible rows of a list); the session
+  /// observes each through the runtime's scope (R11) and hands their views to
+  /// ``screen(_:children:input:)``.
+  static func shownChildren(_ view: View, input: Input) -> [Child]
+
+  /// The screen for `view` and the views of the children it shows.
+  static func screen(_ view: View, children: [Child: ChildView], input: Input) -> [String]
+
+  /// What `key` does, given the view and the shown children's views now; may change `input`.
+  static func action(
+    for key: Key, view: View, children: [Child: ChildView], input: inout Input
+  ) -> KeyAction<Intent>
+
   /// Whether sending `intent` while `view` shows starts a timer (the stopwatch's ticks, the
   /// weather search's debounce). A script's waits are measured from the last such intent, so
   /// `s{1s}` shows ten ticks however long earlier keys took.
@@ -36,6 +49,18 @@ public protocol ConsoleApp: SpecApp {
 
 extension ConsoleApp {
   public static func startsTimer(_ intent: Intent, view: View) -> Bool { false }
+
+  public static func shownChildren(_ view: View, input: Input) -> [Child] { [] }
+
+  public static func screen(_ view: View, children: [Child: ChildView], input: Input) -> [String] {
+    screen(view, input: input)
+  }
+
+  public static func action(
+    for key: Key, view: View, children: [Child: ChildView], input: inout Input
+  ) -> KeyAction<Intent> {
+    action(for: key, view: view, input: &input)
+  }
 }
 
 /// The keys line: `keys: + increment   - decrement   q quit`.

@@ -71,8 +71,12 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
       return await driver.view
     }
 
+    let children = ChildViews<App>()
     func lines() async -> [String] {
-      App.screen(await currentView(), input: input) + notices.lines
+      let view = await currentView()
+      await children.observeShown(view, input: input, driver: driver)
+      await executor.settle(driver)
+      return App.screen(view, children: children.current, input: input) + notices.lines
     }
 
     var screens = [Screen(label: "start", lines: await lines())]
@@ -84,7 +88,7 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
         break steps
       case .key(let key):
         let view = await currentView()
-        switch App.action(for: key, view: view, input: &input) {
+        switch App.action(for: key, view: view, children: children.current, input: &input) {
         case .send(let intent):
           if App.startsTimer(intent, view: view) { timeline = ContinuousClock.now }
           driver.send(intent)

@@ -22,11 +22,14 @@ enum Arch {
                       Open-Meteo over HTTP. Keys are shown on screen; Escape or Ctrl-C quits.
 
     OPTIONS (conformance):
-      --app A             counter, stopwatch or weather (default: all)
+      --app A             counter, stopwatch, weather, todos or shell (default: all)
       --architecture X    \(Catalog.architectures.map(\.name).joined(separator: ", ")) (default: all)
       --seed N            seed of the first random program (default: 1)
       --programs N        random programs per app and architecture (default: 200)
+      --repeat N          run every scenario N times; count the runs that diverge (default: 1)
+      --timeout SECONDS   a scenario that runs longer fails as hung (default: 300)
       --format F          text or json (default: text)
+      --in-process        run here, not one child process per architecture
 
     OPTIONS (compare):
       --quick             a twentieth of the operations per sample, 20 random programs per gate
@@ -46,12 +49,15 @@ enum Arch {
                           character is a key; <enter> <tab> <bs> <up> <down> <esc> <space>
                           <ctrl-r> name keys; {300ms} or {1.5s} waits on the real clock,
                           measured from the previous wait or the last start or query change
-      --storage PATH      counter: the count's file (default: DATA/swift-unidirectional-
+      --storage PATH      counter, shell: the count's file (default: DATA/swift-unidirectional-
                           architectures/counter.txt, DATA being $XDG_DATA_HOME or ~/.local/share)
-      --weather W         weather: live (Open-Meteo) or fixtures (recorded responses, offline)
-      --geocoding-url U   weather: the geocoding server (default: https://geocoding-api.open-meteo.com)
-      --forecast-url U    weather: the forecast server (default: https://api.open-meteo.com)
-      --timeout SECONDS   weather: the limit per request (default: 10)
+      --file PATH         todos: the list's JSON file (default: DATA/swift-unidirectional-
+                          architectures/todos.json)
+      --weather W         weather, shell: live (Open-Meteo) or fixtures (recorded, offline)
+      --geocoding-url U   weather, shell: the geocoding server
+                          (default: https://geocoding-api.open-meteo.com)
+      --forecast-url U    weather, shell: the forecast server (default: https://api.open-meteo.com)
+      --timeout SECONDS   weather, shell: the limit per request (default: 10)
 
     OPTIONS (trace):
       --architecture X    the architecture to run (required)

@@ -15,6 +15,7 @@ struct RunCommand {
   var architecture: Architecture
   var script: Script?
   var storage: URL?
+  var todosFile: URL?
   var weather = WeatherSource.live
   var geocodingURL = OpenMeteoService.defaultGeocodingURL
   var forecastURL = OpenMeteoService.defaultForecastURL
@@ -26,6 +27,7 @@ struct RunCommand {
     let name = try arguments.option("--architecture", oneOf: names)
     let keys = try arguments.option("--keys", allowingDashes: true)
     let storage = try arguments.option("--storage")
+    let file = try arguments.option("--file")
     let weather = try arguments.option("--weather", oneOf: ["live", "fixtures"])
     let geocoding = try arguments.option("--geocoding-url")
     let forecast = try arguments.option("--forecast-url")
@@ -48,16 +50,32 @@ struct RunCommand {
       }
     }
 
-    if app != CounterApp.name, storage != nil {
-      throw UsageError("--storage is for the counter only")
+    let countsCounter = [CounterApp.name, ShellApp.name].contains(app)
+    let searchesWeather = [WeatherApp.name, ShellApp.name].contains(app)
+    if !countsCounter, storage != nil {
+      throw UsageError("--storage is for the counter and the shell")
     }
-    if app != WeatherApp.name, weather ?? geocoding ?? forecast ?? timeout != nil {
-      throw UsageError("--weather, --geocoding-url, --forecast-url and --timeout are for weather")
+    if app != TodosApp.name, file != nil {
+      throw UsageError("--file is for todos")
+    }
+    if !searchesWeather, weather ?? geocoding ?? forecast ?? timeout != nil {
+      throw UsageError(
+        "--weather, --geocoding-url, --forecast-url and --timeout are for weather and the shell")
+    }
+    if let file {
+      guard !file.isEmpty else { throw UsageError("--file needs a file path") }
+      todosFile = URL(fileURLWithPath: file)
+    } else if app == TodosApp.name {
+      guard let url = DataDirectory.todosFile(environment: ProcessInfo.processInfo.environment)
+      else {
+        throw UsageError("neither XDG_DATA_HOME nor HOME is set; pass --file PATH")
+      }
+      todosFile = url
     }
     if let storage {
       guard !storage.isEmpty else { throw UsageError("--storage needs a file path") }
       self.storage = URL(fileURLWithPath: storage)
-    } else if app == CounterApp.name {
+    } else if countsCounter {
       guard let file = DataDirectory.counterFile(environment: ProcessInfo.processInfo.environment)
       else {
         throw UsageError("neither XDG_DATA_HOME nor HOME is set; pass --storage PATH")
@@ -87,36 +105,68 @@ struct RunCommand {
     let notices = Notices()
     switch app {
     case CounterApp.name:
-      // `init` always resolves the counter's file (the option or the user's data directory).
-      guard let url = self.storage else { throw UsageError("the counter needs --storage PATH") }
-      let storage = FileCounterStorage(url: url) { notices.problem($0?.description) }
-      let session = ConsoleSession(implementation: architecture.counter, notices: notices) {
+      let storage = try counterStorage(notices)
+      let session = try ConsoleSession(implementation: implementation(of: CounterApp.self), notices: notices) {
         CounterEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
       return try await run(session, subtitle: "storage: \(storage.url.path)")
     case StopwatchApp.name:
-      let session = ConsoleSession(implementation: architecture.stopwatch, notices: notices) {
+      let session = try ConsoleSession(implementation: implementation(of: StopwatchApp.self), notices: notices) {
         StopwatchEnvironment(clock: ContinuousClock(), executor: $0)
       }
       return try await run(session, subtitle: nil)
-    default:
-      let source = weather
-      let service = OpenMeteoService(
-        geocodingURL: geocodingURL, forecastURL: forecastURL,
-        transport: source == .fixtures
-          ? RecordedOpenMeteo() : URLSessionTransport(timeout: timeout)
-      ) { error in
-        notices.problem(
-          error.map {
-            $0.isConnectivityProblem && source == .live
-              ? "No network? Run offline with --weather fixtures.\n\($0)" : $0.description
-          })
+    case TodosApp.name:
+      guard let url = todosFile else { throw UsageError("todos needs --file PATH") }
+      let storage = FileTodoStorage(url: url) { notices.problem($0?.description) }
+      let session = try ConsoleSession(implementation: implementation(of: TodosApp.self), notices: notices) {
+        TodosEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
-      let session = ConsoleSession(implementation: architecture.weather, notices: notices) {
+      return try await run(session, subtitle: "file: \(url.path)")
+    case ShellApp.name:
+      let storage = try counterStorage(notices)
+      let service = weatherService(notices)
+      let session = try ConsoleSession(implementation: implementation(of: ShellApp.self), notices: notices) {
+        ShellEnvironment(
+          storage: storage, log: NoticeLog(notices), service: service, clock: ContinuousClock(),
+          executor: $0)
+      }
+      return try await run(session, subtitle: "storage: \(storage.url.path)")
+    default:
+      let service = weatherService(notices)
+      let session = try ConsoleSession(implementation: implementation(of: WeatherApp.self), notices: notices) {
         WeatherEnvironment(service: service, clock: ContinuousClock(), executor: $0)
       }
       return try await run(
-        session, subtitle: source == .fixtures ? "recorded Open-Meteo responses" : nil)
+        session, subtitle: weather == .fixtures ? "recorded Open-Meteo responses" : nil)
+    }
+  }
+
+  private func implementation<App: SpecApp>(of app: App.Type) throws -> Implementation<App> {
+    guard let implementation = architecture.implementation(of: app) else {
+      throw UsageError(
+        "\(architecture.name) does not implement \(App.name) yet; try --architecture baseline")
+    }
+    return implementation
+  }
+
+  private func counterStorage(_ notices: Notices) throws -> FileCounterStorage {
+    // `init` always resolves the counter's file (the option or the user's data directory).
+    guard let url = storage else { throw UsageError("the counter needs --storage PATH") }
+    return FileCounterStorage(url: url) { notices.problem($0?.description) }
+  }
+
+  private func weatherService(_ notices: Notices) -> OpenMeteoService {
+    let source = weather
+    return OpenMeteoService(
+      geocodingURL: geocodingURL, forecastURL: forecastURL,
+      transport: source == .fixtures
+        ? RecordedOpenMeteo() : URLSessionTransport(timeout: timeout)
+    ) { error in
+      notices.problem(
+        error.map {
+          $0.isConnectivityProblem && source == .live
+            ? "No network? Run offline with --weather fixtures.\n\($0)" : $0.description
+        })
     }
   }
 

@@ -44,6 +44,10 @@ enum ListCommand {
     print("contestants: \(Catalog.contestants.map(\.name).joined(separator: ", "))")
     print("workloads: \(Workload.all.map(\.name).joined(separator: ", "))")
     for app in Catalog.apps {
+      let implementing = Catalog.architectures.filter { $0.implementation(named: app.name) != nil }
+      print("app \(app.name): \(implementing.map(\.name).joined(separator: ", "))")
+    }
+    for app in Catalog.apps {
       print("\n\(app.name) scenarios:")
       for name in app.scenarioNames { print("  \(name)") }
     }

@@ -11,17 +11,34 @@ extension ConsoleSession {
   public func runInteractive(title: String) async throws(TerminalError) {
     let terminal = try RawTerminal()
     defer { terminal.restore() }
-    let screen = LiveScreen<App>(terminal: terminal, title: title, notices: notices)
+    let children = ChildViews<App>()
+    let screen = LiveScreen<App>(
+      terminal: terminal, title: title, notices: notices, children: children)
     notices.onChange { screen.draw() }
     defer { notices.onChange(nil) }
+    children.onChange { screen.draw() }
+    defer { children.onChange(nil) }
 
     let driver = implementation.makeDriver(environment)
-    await driver.start { view in screen.show(view) }
+    // Rows come into view as the list changes or the highlight moves: observe each once.
+    let shown = AsyncStream.makeStream(of: App.View.self, bufferingPolicy: .bufferingNewest(1))
+    let observing = Task {
+      for await view in shown.stream {
+        await children.observeShown(view, input: screen.input, driver: driver)
+      }
+    }
+    defer { observing.cancel() }
+    await driver.start { view in
+      screen.show(view)
+      shown.continuation.yield(view)
+    }
     let keys = KeyReader(terminal: terminal)
     reading: for await key in keys.stream {
       if key == .escape || key == .interrupt { break }
       guard let view = screen.view else { continue }
-      switch screen.handle(key, view: view) {
+      let action = screen.handle(key, view: view)
+      shown.continuation.yield(view)
+      switch action {
       case .send(let intent): driver.send(intent)
       case .none: break
       case .quit: break reading
@@ -46,15 +63,18 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
   private let terminal: RawTerminal
   private let title: String
   private let notices: Notices
+  private let children: ChildViews<App>
   private let state = Mutex(State())
 
-  init(terminal: RawTerminal, title: String, notices: Notices) {
+  init(terminal: RawTerminal, title: String, notices: Notices, children: ChildViews<App>) {
     self.terminal = terminal
     self.title = title
     self.notices = notices
+    self.children = children
   }
 
   var view: App.View? { state.withLock { $0.view } }
+  var input: App.Input { state.withLock { $0.input } }
 
   func show(_ view: App.View) {
     state.withLock { $0.view = view }
@@ -62,7 +82,10 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
   }
 
   func handle(_ key: Key, view: App.View) -> KeyAction<App.Intent> {
-    let action = state.withLock { App.action(for: key, view: view, input: &$0.input) }
+    let shown = children.current
+    let action = state.withLock {
+      App.action(for: key, view: view, children: shown, input: &$0.input)
+    }
     draw()
     return action
   }
@@ -82,7 +105,8 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
       guard !state.isFinished, let view = state.view else { return }
       let width = max(10, terminal.columns - 1)
       // Long lines (a notice with a URL) wrap onto the next lines rather than being cut.
-      let lines = ([title, ""] + App.screen(view, input: state.input) + notices.lines).flatMap {
+      let screen = App.screen(view, children: children.current, input: state.input)
+      let lines = ([title, ""] + screen + notices.lines).flatMap {
         wrapped($0, width: width)
       }
       var frame = "\r"

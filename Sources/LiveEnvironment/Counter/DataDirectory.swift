@@ -30,4 +30,11 @@ public enum DataDirectory {
       .appending(path: folderName, directoryHint: .isDirectory)
       .appending(path: "counter.txt", directoryHint: .notDirectory)
   }
+
+  /// The todos' default file: `<user data>/swift-unidirectional-architectures/todos.json`.
+  public static func todosFile(environment: [String: String]) -> URL? {
+    userData(environment: environment)?
+      .appending(path: folderName, directoryHint: .isDirectory)
+      .appending(path: "todos.json", directoryHint: .notDirectory)
+  }
 }

@@ -63,37 +63,8 @@ public struct FileCounterStorage: CounterStorage {
 
   private func readCount() throws(FileStorageError) -> Int? {
     let path = url.path
-    // Non-blocking, so a FIFO at the path cannot hang the app; only regular files are read.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    if descriptor < 0 {
-      let code = errno
-      if code == ENOENT { return nil }
-      throw .unreadable(path: path, reason: String(cString: strerror(code)))
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      throw .unreadable(
-        path: path,
-        reason: status.st_mode & S_IFMT == S_IFDIR
-          ? String(cString: strerror(EISDIR)) : "not a regular file")
-    }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-      }
-      if count == 0 { break }
-      bytes += buffer[..<count]
-      if bytes.count > Self.maximumFileSize {
-        throw .corrupt(path: path, reason: "larger than \(Self.maximumFileSize) bytes")
-      }
+    guard let bytes = try StorageFile.contents(path, maximumSize: Self.maximumFileSize) else {
+      return nil
     }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw .corrupt(path: path, reason: "not UTF-8 text")
@@ -107,73 +78,31 @@ public struct FileCounterStorage: CounterStorage {
   }
 
   private func replaceContents(with bytes: [UInt8]) throws(FileStorageError) {
-    let path = url.path
-    // A symbolic link keeps pointing at the file: the file it names is the one replaced.
-    let target = url.resolvingSymlinksInPath()
-    let directory = target.deletingLastPathComponent().path
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      throw .unwritable(path: path, reason: "cannot create \(directory): \(describe(error))")
-    }
-    let temporary =
-      "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw .unwritable(path: path, reason: String(cString: strerror(errno)))
-    }
-    var failure: String?
-    var written = 0
-    while written < bytes.count, failure == nil {
-      let count = bytes.withUnsafeBytes {
-        write(descriptor, $0.baseAddress! + written, $0.count - written)
-      }
-      if count < 0 {
-        if errno != EINTR { failure = String(cString: strerror(errno)) }
-      } else {
-        written += count
-      }
-    }
-    if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-    if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-    if failure == nil, rename(temporary, target.path) != 0 {
-      failure = String(cString: strerror(errno))
-    }
-    if let failure {
-      unlink(temporary)
-      throw .unwritable(path: path, reason: failure)
-    }
-    // Make the rename itself durable.
-    let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
+    try StorageFile.replace(url, with: bytes)
   }
 }
 
-/// Why ``FileCounterStorage`` could not load or save.
+/// Why ``FileCounterStorage`` or ``FileTodoStorage`` could not load or save.
 public enum FileStorageError: Error, Hashable, CustomStringConvertible {
   /// The file exists but could not be read (a directory, no permission, an I/O error).
   case unreadable(path: String, reason: String)
   /// The file was read but does not hold a count.
   case corrupt(path: String, reason: String)
-  /// The count could not be written.
+  /// The file was read but does not hold a todo list.
+  case notTodos(path: String, reason: String)
+  /// The data could not be written.
   case unwritable(path: String, reason: String)
+  /// Saving is refused: the file holds something the app could not read, which it keeps.
+  case keepsUnreadable(path: String)
 
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): "storage: cannot read \(path): \(reason)"
     case .corrupt(let path, let reason): "storage: \(path) is not a count: \(reason)"
+    case .notTodos(let path, let reason): "storage: \(path) is not a todo list: \(reason)"
     case .unwritable(let path, let reason): "storage: cannot write \(path): \(reason)"
+    case .keepsUnreadable(let path):
+      "storage: not saving: \(path) holds data this app could not read; it is left as it is"
     }
   }
-}
-
-private func describe(_ error: any Error) -> String {
-  if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-    return String(cString: strerror(underlying.code.rawValue))
-  }
-  return (error as NSError).localizedDescription
 }

@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading and replacing the samples' data files: only regular files are read, never more than
+/// a limit, and a file is replaced atomically (temporary file, fsync, rename, fsync of the
+/// directory), so a crash leaves the old contents or the new, never a torn file.
+enum StorageFile {
+  /// The bytes of the regular file at `path`, or `nil` when there is no file.
+  ///
+  /// - Throws: ``FileStorageError/unreadable(path:reason:)`` for anything but a regular file
+  ///   that could be read, ``FileStorageError/corrupt(path:reason:)`` when it is larger than
+  ///   `maximumSize`.
+  static func contents(_ path: String, maximumSize: Int) throws(FileStorageError) -> [UInt8]? {
+    // Non-blocking, so a FIFO at the path cannot hang the app; only regular files are read.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    if descriptor < 0 {
+      let code = errno
+      // No file there: nothing stored yet (a path through a plain file names no file either).
+      if code == ENOENT || code == ENOTDIR { return nil }
+      throw .unreadable(path: path, reason: String(cString: strerror(code)))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(
+        path: path,
+        reason: status.st_mode & S_IFMT == S_IFDIR
+          ? String(cString: strerror(EISDIR)) : "not a regular file")
+    }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      bytes += buffer[..<count]
+      if bytes.count > maximumSize {
+        throw .corrupt(path: path, reason: "larger than \(maximumSize) bytes")
+      }
+    }
+    return bytes
+  }
+
+  /// Replaces the file at `url` (or the file a symbolic link there names) with `bytes`.
+  static func replace(_ url: URL, with bytes: [UInt8]) throws(FileStorageError) {
+    let path = url.path
+    // A symbolic link keeps pointing at the file: the file it names is the one replaced.
+    let target = url.resolvingSymlinksInPath()
+    let directory = target.deletingLastPathComponent().path
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw .unwritable(path: path, reason: "cannot create \(directory): \(describe(error))")
+    }
+    let temporary =
+      "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+    }
+    var failure: String?
+    var written = 0
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      while written < buffer.count, failure == nil {
+        let count = write(descriptor, base + written, buffer.count - written)
+        if count < 0 {
+          if errno != EINTR { failure = String(cString: strerror(errno)) }
+        } else {
+          written += count
+        }
+      }
+    }
+    if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+    if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+    if failure == nil, rename(temporary, target.path) != 0 {
+      failure = String(cString: strerror(errno))
+    }
+    if let failure {
+      unlink(temporary)
+      throw .unwritable(path: path, reason: failure)
+    }
+    // Make the rename itself durable.
+    let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    if directoryDescriptor >= 0 {
+      fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+}
+
+private func describe(_ error: any Error) -> String {
+  if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+    return String(cString: strerror(underlying.code.rawValue))
+  }
+  return (error as NSError).localizedDescription
+}

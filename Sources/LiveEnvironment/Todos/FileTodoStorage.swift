@@ -1,0 +1,81 @@
+import ArchitectureApps
+import Foundation
+import Synchronization
+
+/// The todos' storage in a real file: a JSON array of `{"id", "title", "done"}`.
+///
+/// A missing file, or one that is empty or only whitespace, holds nothing yet (`nil`). A file
+/// that cannot be read or is not such an array throws, and the app starts empty (T1); the file
+/// is then kept as it is: every save fails with
+/// ``FileStorageError/keepsUnreadable(path:)`` until the user moves it away, so the last good
+/// list someone had there is never overwritten by an empty one.
+///
+/// Saving replaces the file atomically (temporary file, fsync, rename), so a crash leaves the
+/// previous list or the new one, never a torn file.
+public final class FileTodoStorage: TodoStorage {
+  /// The file that holds the list.
+  public let url: URL
+
+  /// Files larger than this are not a list the app loads.
+  public static let maximumFileSize = 64 * 1024 * 1024
+
+  private let report: (@Sendable (FileStorageError?) -> Void)?
+  private let isWritable = Mutex(true)
+
+  /// Creates storage in the file at `url`.
+  ///
+  /// - Parameters:
+  ///   - url: The file; its directory is created on the first save.
+  ///   - report: Called after every load and save with its error, or `nil` when it worked.
+  public init(url: URL, report: (@Sendable (FileStorageError?) -> Void)? = nil) {
+    self.url = url
+    self.report = report
+  }
+
+  public func loadTodos() async throws -> [TodoRecord]? {
+    do {
+      let records = try readList()
+      report?(nil)
+      return records
+    } catch {
+      isWritable.withLock { $0 = false }
+      report?(error)
+      throw error
+    }
+  }
+
+  public func saveTodos(_ todos: [TodoRecord]) async throws {
+    do {
+      guard isWritable.withLock({ $0 }) else { throw FileStorageError.keepsUnreadable(path: url.path) }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      let data = (try? encoder.encode(todos)) ?? Data("[]".utf8)
+      try StorageFile.replace(url, with: Array(data) + [0x0A])
+      report?(nil)
+    } catch let error as FileStorageError {
+      report?(error)
+      throw error
+    }
+  }
+
+  private func readList() throws(FileStorageError) -> [TodoRecord]? {
+    let path = url.path
+    guard let bytes = try StorageFile.contents(path, maximumSize: Self.maximumFileSize) else {
+      return nil
+    }
+    guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
+    else { return nil }
+    do {
+      let records = try JSONDecoder().decode([TodoRecord].self, from: Data(bytes))
+      guard TodosApp.isValid(records) else {
+        throw FileStorageError.notTodos(
+          path: path, reason: "ids must be above 0 and unique, titles not blank")
+      }
+      return records
+    } catch let error as FileStorageError {
+      throw error
+    } catch {
+      throw .notTodos(path: path, reason: "not a JSON array of {\"id\", \"title\", \"done\"}")
+    }
+  }
+}
