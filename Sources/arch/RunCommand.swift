@@ -106,26 +106,34 @@ struct RunCommand {
     switch app {
     case CounterApp.name:
       let storage = try counterStorage(notices)
-      let session = try ConsoleSession(implementation: implementation(of: CounterApp.self), notices: notices) {
+      let session = try ConsoleSession(
+        implementation: implementation(of: CounterApp.self), notices: notices
+      ) {
         CounterEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
       return try await run(session, subtitle: "storage: \(storage.url.path)")
     case StopwatchApp.name:
-      let session = try ConsoleSession(implementation: implementation(of: StopwatchApp.self), notices: notices) {
+      let session = try ConsoleSession(
+        implementation: implementation(of: StopwatchApp.self), notices: notices
+      ) {
         StopwatchEnvironment(clock: ContinuousClock(), executor: $0)
       }
       return try await run(session, subtitle: nil)
     case TodosApp.name:
       guard let url = todosFile else { throw UsageError("todos needs --file PATH") }
       let storage = FileTodoStorage(url: url) { notices.problem($0?.description) }
-      let session = try ConsoleSession(implementation: implementation(of: TodosApp.self), notices: notices) {
+      let session = try ConsoleSession(
+        implementation: implementation(of: TodosApp.self), notices: notices
+      ) {
         TodosEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
       return try await run(session, subtitle: "file: \(url.path)")
     case ShellApp.name:
       let storage = try counterStorage(notices)
       let service = weatherService(notices)
-      let session = try ConsoleSession(implementation: implementation(of: ShellApp.self), notices: notices) {
+      let session = try ConsoleSession(
+        implementation: implementation(of: ShellApp.self), notices: notices
+      ) {
         ShellEnvironment(
           storage: storage, log: NoticeLog(notices), service: service, clock: ContinuousClock(),
           executor: $0)
@@ -133,7 +141,9 @@ struct RunCommand {
       return try await run(session, subtitle: "storage: \(storage.url.path)")
     default:
       let service = weatherService(notices)
-      let session = try ConsoleSession(implementation: implementation(of: WeatherApp.self), notices: notices) {
+      let session = try ConsoleSession(
+        implementation: implementation(of: WeatherApp.self), notices: notices
+      ) {
         WeatherEnvironment(service: service, clock: ContinuousClock(), executor: $0)
       }
       return try await run(

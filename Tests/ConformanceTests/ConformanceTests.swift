@@ -87,14 +87,16 @@ struct PropertyTests {
 extension PropertyTests {
   @Test(arguments: names(implementing: TodosApp.self))
   func todos(_ name: String) async throws {
-    let implementation = try #require(Catalog.architecture(named: name)?.implementation(of: TodosApp.self))
+    let implementation = try #require(
+      Catalog.architecture(named: name)?.implementation(of: TodosApp.self))
     await expectSameTraces(
       implementation, reference: .baseline, programs: programCount / 4, seed: programSeed)
   }
 
   @Test(arguments: names(implementing: ShellApp.self))
   func shell(_ name: String) async throws {
-    let implementation = try #require(Catalog.architecture(named: name)?.implementation(of: ShellApp.self))
+    let implementation = try #require(
+      Catalog.architecture(named: name)?.implementation(of: ShellApp.self))
     await expectSameTraces(
       implementation, reference: .baseline, programs: programCount, seed: programSeed)
   }

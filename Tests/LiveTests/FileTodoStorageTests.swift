@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "[{\"id\": 1, \"title\": \"cut", "{}", "[{\"id\": 1}]", "[{\"id\": \"1\", \"title\": \"a\", \"done\": false}]",
+    "[{\"id\": 1, \"title\": \"cut", "{}", "[{\"id\": 1}]",
+    "[{\"id\": \"1\", \"title\": \"a\", \"done\": false}]",
     "[{\"id\": 0, \"title\": \"a\", \"done\": false}]",
     "[{\"id\": 1, \"title\": \"a\", \"done\": false}, {\"id\": 1, \"title\": \"b\", \"done\": true}]",
     "[{\"id\": 1, \"title\": \"  \", \"done\": false}]",

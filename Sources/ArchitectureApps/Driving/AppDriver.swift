@@ -24,7 +24,8 @@ public protocol SpecApp: Sendable {
 public enum NoChild: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   public init(from decoder: any Decoder) throws {
     throw DecodingError.dataCorrupted(
-      DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "an app has no child"))
+      DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "an app has no child")
+    )
   }
 
   public func encode(to encoder: any Encoder) throws {}

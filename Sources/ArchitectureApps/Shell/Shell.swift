@@ -18,8 +18,7 @@ public enum ShellApp: Sendable {
 }
 
 /// A tab of the shell, which is also how a child is addressed.
-public enum ShellTab: String, Codable, Sendable, CaseIterable, Comparable, CustomStringConvertible
-{
+public enum ShellTab: String, Codable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
   case counter
   case stopwatch
   case weather

@@ -39,8 +39,9 @@ public struct StopwatchView: Codable, Sendable, Hashable, CustomStringConvertibl
   public var canLap: Bool
   public var laps: [String]
 
-  public init(elapsed: String, isRunning: Bool, startStopTitle: String, canLap: Bool, laps: [String])
-  {
+  public init(
+    elapsed: String, isRunning: Bool, startStopTitle: String, canLap: Bool, laps: [String]
+  ) {
     self.elapsed = elapsed
     self.isRunning = isRunning
     self.startStopTitle = startStopTitle

@@ -60,7 +60,9 @@ public enum Conformance {
         rules: scenario.rules, message: message)
     }
     let seconds = timeLimit.components.seconds
-    guard let expected = await withTimeLimit(timeLimit, { await ScenarioRunner.run(scenario, on: reference) })
+    guard
+      let expected = await withTimeLimit(
+        timeLimit, { await ScenarioRunner.run(scenario, on: reference) })
     else {
       return (
         [failure("the reference \(reference.architecture) did not finish within \(seconds) s")], 1
@@ -117,8 +119,7 @@ public enum Conformance {
     let shortened = await shrink(program) {
       await divergence($0, implementation, reference, timeLimit: timeLimit) != nil
     }
-    if let message = await divergence(shortened, implementation, reference, timeLimit: timeLimit)
-    {
+    if let message = await divergence(shortened, implementation, reference, timeLimit: timeLimit) {
       return ProgramFailure(seed: seed, program: shortened.description, message: message)
     }
     // The failure depends on timing: keep the program and the message it first gave.

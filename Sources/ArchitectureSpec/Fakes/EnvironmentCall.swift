@@ -45,7 +45,8 @@ func describeList(_ records: [TodoRecord]) -> String {
   }
   let hex = String(digest, radix: 16)
   let last = records.last.map { "#\($0.id)" } ?? ""
-  return "\(records.count) items, last \(last), digest \(String(repeating: "0", count: 16 - hex.count))\(hex)"
+  return
+    "\(records.count) items, last \(last), digest \(String(repeating: "0", count: 16 - hex.count))\(hex)"
 }
 
 /// The ordered record of every environment call of one run, shared by all fakes of that run.

@@ -124,7 +124,9 @@ private final class Run<App: ConformanceApp> {
     failures.append("step \(index) (\(step)): \(message)")
   }
 
-  func advance(by duration: Duration, sending intent: App.Intent? = nil, at offset: Duration = .zero)
+  func advance(
+    by duration: Duration, sending intent: App.Intent? = nil, at offset: Duration = .zero
+  )
     async
   {
     let start = fakes.clock.now

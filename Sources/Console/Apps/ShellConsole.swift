@@ -24,7 +24,8 @@ extension ShellApp: ConsoleApp {
     switch view.tab {
     case .counter:
       var none: Void = ()
-      return lift(CounterApp.action(for: key, view: view.counter, input: &none), ShellIntent.counter)
+      return lift(
+        CounterApp.action(for: key, view: view.counter, input: &none), ShellIntent.counter)
     case .stopwatch:
       var none: Void = ()
       return lift(

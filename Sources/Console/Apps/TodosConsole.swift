@@ -128,7 +128,8 @@ extension TodosApp: ConsoleApp {
         lines.append(mark + "…")
         continue
       }
-      let title = row.isEditing ? "\(row.editText)▏ (editing: enter saves, ctrl-u cancels)" : row.title
+      let title =
+        row.isEditing ? "\(row.editText)▏ (editing: enter saves, ctrl-u cancels)" : row.title
       lines.append(mark + (row.done ? "[x] " : "[ ] ") + title)
     }
     if let last = shown.last, let index = view.visibleIDs.firstIndex(of: last),
@@ -138,7 +139,9 @@ extension TodosApp: ConsoleApp {
     }
     var keys: [(key: String, meaning: String)] = [("type", "to write"), ("enter", "add")]
     if !view.visibleIDs.isEmpty {
-      keys += [("up/down", "choose"), ("ctrl-t", "toggle"), ("ctrl-e", "edit"), ("ctrl-d", "delete")]
+      keys += [
+        ("up/down", "choose"), ("ctrl-t", "toggle"), ("ctrl-e", "edit"), ("ctrl-d", "delete"),
+      ]
     }
     keys.append(("tab", "filter"))
     if view.canToggleAll { keys.append(("ctrl-a", "toggle all")) }

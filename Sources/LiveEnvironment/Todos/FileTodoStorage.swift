@@ -46,7 +46,9 @@ public final class FileTodoStorage: TodoStorage {
 
   public func saveTodos(_ todos: [TodoRecord]) async throws {
     do {
-      guard isWritable.withLock({ $0 }) else { throw FileStorageError.keepsUnreadable(path: url.path) }
+      guard isWritable.withLock({ $0 }) else {
+        throw FileStorageError.keepsUnreadable(path: url.path)
+      }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       let data = (try? encoder.encode(todos)) ?? Data("[]".utf8)

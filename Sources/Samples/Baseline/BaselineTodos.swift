@@ -202,7 +202,8 @@ public final class BaselineTodos: Sendable {
     // side-by-side: todos wiring
     var view: TodosView {
       guard isLoaded else { return .loading }
-      let visible = filter == .all ? order : order.filter { filter.shows(done: rows[$0]?.done ?? false) }
+      let visible =
+        filter == .all ? order : order.filter { filter.shows(done: rows[$0]?.done ?? false) }
       return TodosView(
         status: .ready, draft: draft, visibleIDs: visible,
         itemsLeftText: TodosApp.itemsLeftText(order.count - doneCount), filter: filter,

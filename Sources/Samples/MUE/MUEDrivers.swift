@@ -4,7 +4,8 @@ import Workloads
 
 /// Connects a MUE loop to the conformance kit: observed by view first, then started.
 struct MUEDriver<App: SpecApp, U: Update, H: EffectHandler>: AppDriver
-where H.Effect == U.Effect, U.Event == App.Intent, App.Child == NoChild, App.ChildIntent == NoChild {
+where H.Effect == U.Effect, U.Event == App.Intent, App.Child == NoChild, App.ChildIntent == NoChild
+{
   let loop: Loop<U, H>
   let render: @Sendable (U.State) -> App.View
 

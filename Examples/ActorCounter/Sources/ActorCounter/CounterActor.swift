@@ -98,7 +98,10 @@ private final class Work: Sendable {
   private let tasks = Mutex<[Task<Void, Never>]>([])
   func add(_ task: Task<Void, Never>) { tasks.withLock { $0.append(task) } }
   func cancelAll() {
-    for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+    for task in tasks.withLock({ tasks in
+      defer { tasks = [] }
+      return tasks
+    }) { task.cancel() }
   }
 }
 

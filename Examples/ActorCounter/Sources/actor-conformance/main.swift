@@ -8,8 +8,9 @@ import Foundation
 let report = await Conformance.report(
   Implementation<CounterApp>.actor, reference: .baseline,
   options: Conformance.Options(programs: 100, seed: 1))
-print("\(report.architecture) · \(report.app): \(report.passed)/\(report.scenarios) scenarios, "
-  + "\(report.programs - report.programFailures.count)/\(report.programs) random programs")
+print(
+  "\(report.architecture) · \(report.app): \(report.passed)/\(report.scenarios) scenarios, "
+    + "\(report.programs - report.programFailures.count)/\(report.programs) random programs")
 for rule in report.rulesMetByGlue { print("met by the driver's glue: \(rule)") }
 for failure in report.failures { print("\n\(failure)") }
 for failure in report.programFailures { print("\n\(failure)") }

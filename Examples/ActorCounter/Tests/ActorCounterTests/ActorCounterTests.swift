@@ -1,7 +1,7 @@
 import ActorCounter
 import ArchitectureSpec
-import Baseline
 import ArchitectureSpecTesting
+import Baseline
 import Testing
 
 @Suite("The actor counter conforms")

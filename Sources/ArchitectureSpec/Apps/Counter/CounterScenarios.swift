@@ -18,7 +18,8 @@ extension CounterApp {
     }
     if random.pick([(5, false), (1, true)]) { steps.append(.stop) }
     steps.append(.send(.increment))
-    return Scenario("random counter program", rules: [], setup: CounterSetup(load: load), steps: steps)
+    return Scenario(
+      "random counter program", rules: [], setup: CounterSetup(load: load), steps: steps)
   }
 }
 
@@ -77,7 +78,8 @@ private let counterScenarios: [Scenario<CounterApp>] = [
       .send(.decrement), .expectView(.ready(count: 0)), .expectCalls([.load]),
     ]),
   Scenario(
-    "c4.increment-at-cap-changes-nothing", rules: [.c4, .c5], setup: CounterSetup(load: .value(cap)),
+    "c4.increment-at-cap-changes-nothing", rules: [.c4, .c5],
+    setup: CounterSetup(load: .value(cap)),
     steps: [.send(.increment), .expectView(.ready(count: cap)), .expectCalls([.load])]),
   Scenario(
     "c4.reset", rules: [.c4, .c5], setup: CounterSetup(load: .value(7)),

@@ -78,4 +78,3 @@ public final class FakeStorage: CounterStorage {
 
   func abandonPendingCalls() { loads.abandonAll() }
 }
-

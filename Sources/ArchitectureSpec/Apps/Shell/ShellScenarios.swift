@@ -152,7 +152,11 @@ private let shellScenarios: [Scenario<ShellApp>] = [
       .send(.stopwatch(.start)), .send(.weather(.queryChanged("ber"))), .send(.select(.counter)),
       .advance(.milliseconds(300)),
       .expectChildViews(
-        .stopwatch, [.stopwatch(stopwatch(1, running: true)), .stopwatch(stopwatch(2, running: true)), .stopwatch(stopwatch(3, running: true))]),
+        .stopwatch,
+        [
+          .stopwatch(stopwatch(1, running: true)), .stopwatch(stopwatch(2, running: true)),
+          .stopwatch(stopwatch(3, running: true)),
+        ]),
       .expectCalls([.load, .search("ber")]),
       .send(.select(.weather)), .send(.select(.stopwatch)), .advance(.milliseconds(100)),
       .expectView(
@@ -186,7 +190,8 @@ private let shellScenarios: [Scenario<ShellApp>] = [
       .send(.stopwatch(.lap)), .expectStepViews([]), .expectCalls([.load]),
     ]),
   Scenario(
-    "h4.lap-while-loading-drops-the-increment", rules: [.h4, .c3], setup: ShellSetup(load: .pending),
+    "h4.lap-while-loading-drops-the-increment", rules: [.h4, .c3],
+    setup: ShellSetup(load: .pending),
     steps: [
       .send(.stopwatch(.start)), .send(.stopwatch(.lap)), .completeLoad(.value(4)),
       .expectView(
@@ -219,7 +224,8 @@ private let shellScenarios: [Scenario<ShellApp>] = [
     observing: [.counter, .stopwatch, .weather],
     steps: searchAndLoadBerlin + [
       .send(.weather(.toggleUnit)), .send(.stopwatch(.start)), .advance(.milliseconds(100)),
-      .send(.weather(.queryChanged("bern"))), .advance(.milliseconds(300)), .send(.select(.weather)),
+      .send(.weather(.queryChanged("bern"))), .advance(.milliseconds(300)),
+      .send(.select(.weather)),
       .expectCalls([.load, .search("ber"), .forecast(placeID: 1), .search("bern")]),
       .send(.resetAll),
       .expectStepViews([
@@ -243,7 +249,9 @@ private let shellScenarios: [Scenario<ShellApp>] = [
       .send(.weather(.queryChanged("ber"))), .advance(.milliseconds(300)),
       .answerSearch(.places([berlin, bern])), .send(.weather(.select(placeID: 2))),
       .send(.weather(.queryChanged("be"))), .send(.resetAll),
-      .expectCalls([.load, .search("ber"), .forecast(placeID: 2), .cancelled(.forecast(placeID: 2))]),
+      .expectCalls([
+        .load, .search("ber"), .forecast(placeID: 2), .cancelled(.forecast(placeID: 2)),
+      ]),
       .advance(.seconds(1)), .send(.weather(.queryChanged("ber"))), .advance(.milliseconds(300)),
       .expectCalls([.search("ber")]),
     ]),
@@ -294,7 +302,8 @@ private let shellScenarios: [Scenario<ShellApp>] = [
       .send(.stopwatch(.start)), .advance(.seconds(1)), .expectChildViews(.counter, []),
       .expectChildViews(.weather, []), .send(.counter(.increment)),
       .expectChildViews(.counter, [.counter(.ready(count: 1))]), .expectChildViews(.weather, []),
-      .observe(.stopwatch), .expectChildViews(.stopwatch, [.stopwatch(stopwatch(10, running: true))]),
+      .observe(.stopwatch),
+      .expectChildViews(.stopwatch, [.stopwatch(stopwatch(10, running: true))]),
     ]),
   Scenario(
     "r2.observer-sends-are-queued", rules: [.r2, .h4],

@@ -67,7 +67,8 @@ public enum TodosFakeAction: Sendable, Hashable, CustomStringConvertible {
     case .completeLoad(let result): fakes.storage.completeLoad(result)
     case .failNextSave: fakes.storage.failNextSave()
     case .holdSaves(let holds): fakes.storage.holdSaves(holds)
-    case .answerSave(let failing, let count): fakes.storage.answerSave(failing: failing, count: count)
+    case .answerSave(let failing, let count):
+      fakes.storage.answerSave(failing: failing, count: count)
     }
   }
 }

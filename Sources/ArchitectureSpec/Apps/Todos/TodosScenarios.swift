@@ -85,7 +85,9 @@ private func toggled(_ list: [TodoRecord], _ id: Int) -> [TodoRecord] {
   list.map { $0.id == id ? record($0.id, $0.title, done: !$0.done) : $0 }
 }
 
-private func add(_ title: String) -> [Step<TodosApp>] { [.send(.draftChanged(title)), .send(.add)] }
+private func add(_ title: String) -> [Step<TodosApp>] {
+  [.send(.draftChanged(title)), .send(.add)]
+}
 
 private let todosScenarios: [Scenario<TodosApp>] =
   loadScenarios + addScenarios + rowScenarios + editScenarios + listScenarios + saveScenarios
@@ -116,7 +118,8 @@ private let loadScenarios: [Scenario<TodosApp>] = [
     "t1.load-throws", rules: [.t1, .r9], setup: TodosSetup(load: .failure),
     steps: [.expectView(ready([])), .expectCalls([.loadTodos, unreadable])]),
   Scenario(
-    "t1.load-id-zero-is-unreadable", rules: [.t1], setup: TodosSetup(load: .value([record(0, "a")])),
+    "t1.load-id-zero-is-unreadable", rules: [.t1],
+    setup: TodosSetup(load: .value([record(0, "a")])),
     steps: [.expectView(ready([])), .expectCalls([.loadTodos, unreadable])]),
   Scenario(
     "t1.load-negative-id-is-unreadable", rules: [.t1],
@@ -131,12 +134,15 @@ private let loadScenarios: [Scenario<TodosApp>] = [
     setup: TodosSetup(load: .value([milk, record(5, " \t\u{3000}")])),
     steps: [.expectView(ready([])), .expectCalls([.loadTodos, unreadable])]),
   Scenario(
-    "t1.load-keeps-titles-verbatim", rules: [.t1], setup: TodosSetup(load: .value([
-      record(4, "  padded  "), record(9, String(repeating: "é", count: 700), done: true),
-    ])),
+    "t1.load-keeps-titles-verbatim", rules: [.t1],
+    setup: TodosSetup(
+      load: .value([
+        record(4, "  padded  "), record(9, String(repeating: "é", count: 700), done: true),
+      ])),
     observing: [4, 9],
     steps: [
-      .expectView(ready([record(4, "  padded  "), record(9, String(repeating: "é", count: 700), done: true)])),
+      .expectView(
+        ready([record(4, "  padded  "), record(9, String(repeating: "é", count: 700), done: true)])),
       .observe(9), .expectChildViews(9, [row(9, String(repeating: "é", count: 700), done: true)]),
       .expectCalls([.loadTodos]),
     ]),
@@ -192,28 +198,28 @@ private let addScenarios: [Scenario<TodosApp>] = [
   Scenario(
     "t2.title-trimmed-and-cut-to-500", rules: [.t2],
     steps: add("  " + String(repeating: "a", count: 499) + " b" + "  ") + [
-      .expectView(ready([record(1, String(repeating: "a", count: 499) + " ")])),
+      .expectView(ready([record(1, String(repeating: "a", count: 499) + " ")]))
     ]),
   Scenario(
     "t2.trimming-uses-characters", rules: [.t2],
     steps: add(" \u{301}\u{200B}Milk\u{FEFF} ") + [
-      .expectView(ready([record(1, "\u{200B}Milk\u{FEFF}")])),
+      .expectView(ready([record(1, "\u{200B}Milk\u{FEFF}")]))
     ]),
   Scenario(
     "t2.cut-counts-characters", rules: [.t2],
     steps: add(String(repeating: "🇩🇪", count: 501)) + [
-      .expectView(ready([record(1, String(repeating: "🇩🇪", count: 500))])),
+      .expectView(ready([record(1, String(repeating: "🇩🇪", count: 500))]))
     ]),
   Scenario(
     "t2.ids-are-never-reused", rules: [.t2, .t3],
     steps: add("Milk") + add("Eggs") + [.send(.row(id: 2, .delete))] + add("Bread") + [
-      .expectView(ready([milk, record(3, "Bread")])),
+      .expectView(ready([milk, record(3, "Bread")]))
     ]),
   Scenario(
     "t2.ids-follow-the-largest-loaded", rules: [.t2],
     setup: TodosSetup(load: .value([record(7, "Seven"), record(3, "Three")])),
     steps: [.send(.row(id: 7, .delete))] + add("Next") + [
-      .expectView(ready([record(3, "Three"), record(8, "Next")])),
+      .expectView(ready([record(3, "Three"), record(8, "Next")]))
     ]),
   Scenario(
     "t2.ignored-load-and-unknown-ids-do-not-count", rules: [.t2, .t1],
@@ -263,13 +269,16 @@ private let rowScenarios: [Scenario<TodosApp>] = [
 private let editScenarios: [Scenario<TodosApp>] = [
   Scenario(
     "t4.begin-edit-shows-the-title", rules: [.t4], setup: TodosSetup(load: .value(three)),
-    steps: [.observe(2), 
+    steps: [
+      .observe(2),
       .send(.row(id: 2, .beginEdit)), .expectView(ready(three, editing: 2)),
       .expectChildViews(2, [row(2, "Eggs", editing: "Eggs")]), .expectCalls([.loadTodos]),
     ]),
   Scenario(
     "t4.edit-text-verbatim-commit-trims", rules: [.t4, .t2, .t7],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(1), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(1),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 1, .editChanged("  Oat milk  "))),
       .expectChildViews(1, [row(1, "Milk", editing: "  Oat milk  ")]),
       .send(.row(id: 1, .commitEdit)), .expectChildViews(1, [row(1, "Oat milk")]),
@@ -285,7 +294,9 @@ private let editScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "t4.commit-of-blank-text-deletes", rules: [.t4, .r11],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(2), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(2),
       .send(.row(id: 2, .beginEdit)), .send(.row(id: 2, .editChanged(" \u{3000} "))),
       .send(.row(id: 2, .commitEdit)), .expectChildViews(2, [nil]),
       .expectView(ready([milk, bread])), .expectCalls([.loadTodos, saved([milk, bread])]),
@@ -298,17 +309,22 @@ private let editScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "t4.begin-edit-of-another-row-commits-first", rules: [.t4, .t7, .r11],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(1), .observe(2), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(1), .observe(2),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 1, .editChanged("Juice"))),
       .send(.row(id: 2, .beginEdit)),
       .expectStepViews([ready([record(1, "Juice"), eggs, bread], editing: 2)]),
       .expectNotifications(1),
-      .expectChildViews(1, [row(1, "Juice")]), .expectChildViews(2, [row(2, "Eggs", editing: "Eggs")]),
+      .expectChildViews(1, [row(1, "Juice")]),
+      .expectChildViews(2, [row(2, "Eggs", editing: "Eggs")]),
       .expectCalls([.loadTodos, saved([record(1, "Juice"), eggs, bread])]),
     ]),
   Scenario(
     "t4.begin-edit-of-another-row-may-delete-the-edited", rules: [.t4, .r11],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(1), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(1),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 1, .editChanged(""))),
       .send(.row(id: 3, .beginEdit)), .expectChildViews(1, [nil]),
       .expectView(ready([eggs, bread], editing: 3)),
@@ -316,7 +332,9 @@ private let editScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "t4.begin-edit-of-the-edited-row-changes-nothing", rules: [.t4],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(1), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(1),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 1, .editChanged("Juice"))),
       .send(.row(id: 1, .beginEdit)), .expectStepViews([]), .expectChildViews(1, []),
       .expectView(ready(three, editing: 1)),
@@ -330,15 +348,18 @@ private let editScenarios: [Scenario<TodosApp>] = [
       .expectView(ready([record(1, "Juice"), eggs, bread])),
     ]),
   Scenario(
-    "t4.edit-intents-for-other-rows-are-ignored", rules: [.t4], setup: TodosSetup(load: .value(three)),
-    steps: [.observe(2), 
+    "t4.edit-intents-for-other-rows-are-ignored", rules: [.t4],
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(2),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 2, .editChanged("x"))),
       .send(.row(id: 2, .commitEdit)), .send(.row(id: 2, .cancelEdit)),
       .send(.row(id: 3, .editChanged("y"))), .expectChildViews(2, []),
       .expectView(ready(three, editing: 1)), .expectCalls([.loadTodos]),
     ]),
   Scenario(
-    "t4.delete-of-the-edited-row-ends-editing", rules: [.t4], setup: TodosSetup(load: .value(three)),
+    "t4.delete-of-the-edited-row-ends-editing", rules: [.t4],
+    setup: TodosSetup(load: .value(three)),
     steps: [
       .send(.row(id: 2, .beginEdit)), .send(.row(id: 2, .delete)),
       .expectView(ready([milk, bread])), .send(.row(id: 2, .commitEdit)),
@@ -352,13 +373,17 @@ private let editScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "t4.other-intents-leave-the-edit", rules: [.t4], setup: TodosSetup(load: .value(three)),
-    steps: [.observe(1), 
+    steps: [
+      .observe(1),
       .send(.row(id: 1, .beginEdit)), .send(.row(id: 1, .editChanged("Juice"))),
       .send(.filter(.completed)), .send(.row(id: 1, .toggle)), .send(.toggleAll),
       .send(.draftChanged("Tea")), .send(.add),
       .expectView(
         ready(
-          [record(1, "Milk", done: true), record(2, "Eggs", done: true), bread, record(4, "Tea", done: false)],
+          [
+            record(1, "Milk", done: true), record(2, "Eggs", done: true), bread,
+            record(4, "Tea", done: false),
+          ],
           filter: .completed, editing: 1)),
       .send(.row(id: 1, .commitEdit)),
       .expectChildViews(1, [row(1, "Juice", done: true)]),
@@ -380,11 +405,15 @@ private let listScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "t5.toggle-all-without-rows-does-nothing", rules: [.t5],
-    steps: [.send(.toggleAll), .send(.clearCompleted), .expectStepViews([]), .expectCalls([.loadTodos])]),
-  Scenario(
-    "t5.clear-completed-removes-done-rows", rules: [.t5, .t7], setup: TodosSetup(load: .value(three)),
     steps: [
-      .send(.filter(.active)), .send(.clearCompleted), .expectView(ready([milk, eggs], filter: .active)),
+      .send(.toggleAll), .send(.clearCompleted), .expectStepViews([]), .expectCalls([.loadTodos]),
+    ]),
+  Scenario(
+    "t5.clear-completed-removes-done-rows", rules: [.t5, .t7],
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .send(.filter(.active)), .send(.clearCompleted),
+      .expectView(ready([milk, eggs], filter: .active)),
       .send(.clearCompleted), .expectCalls([.loadTodos, saved([milk, eggs])]),
     ]),
   Scenario(
@@ -486,7 +515,8 @@ private let saveScenarios: [Scenario<TodosApp>] = [
 private let scopeScenarios: [Scenario<TodosApp>] = [
   Scenario(
     "r11.row-observer-sees-only-its-row", rules: [.r11], setup: TodosSetup(load: .value(three)),
-    steps: [.observe(2), 
+    steps: [
+      .observe(2),
       .observe(1), .expectChildViews(1, [row(1, "Milk")]),
       .send(.row(id: 2, .toggle)), .expectChildViews(1, []),
       .expectChildViews(2, [row(2, "Eggs", done: true)]),
@@ -504,8 +534,11 @@ private let scopeScenarios: [Scenario<TodosApp>] = [
   Scenario(
     "r11.unknown-row-is-told-gone-at-once", rules: [.r11], setup: TodosSetup(load: .value(three)),
     steps: [
-      .observe(7), .expectChildViews(7, [nil]) ] + add("Four") + add("Five") + add("Six") + add("Seven") + [
-      .expectChildViews(7, []), .expectView(ready(three + [record(4, "Four"), record(5, "Five"), record(6, "Six"), record(7, "Seven")])),
+      .observe(7), .expectChildViews(7, [nil]),
+    ] + add("Four") + add("Five") + add("Six") + add("Seven") + [
+      .expectChildViews(7, []),
+      .expectView(
+        ready(three + [record(4, "Four"), record(5, "Five"), record(6, "Six"), record(7, "Seven")])),
     ]),
   Scenario(
     "r11.before-start-and-while-loading-every-row-is-gone", rules: [.r11, .t1],
@@ -517,19 +550,26 @@ private let scopeScenarios: [Scenario<TodosApp>] = [
     ]),
   Scenario(
     "r11.scoped-intents-are-row-intents", rules: [.r11, .r12, .t3, .t4],
-    setup: TodosSetup(load: .value(three)), steps: [
+    setup: TodosSetup(load: .value(three)),
+    steps: [
       .observe(1), .sendToChild(1, .toggle), .expectChildViews(1, [row(1, "Milk", done: true)]),
-      .sendToChild(1, .beginEdit), .sendToChild(1, .editChanged("Soy")), .sendToChild(1, .commitEdit),
+      .sendToChild(1, .beginEdit), .sendToChild(1, .editChanged("Soy")),
+      .sendToChild(1, .commitEdit),
       .expectView(ready([record(1, "Soy", done: true), eggs, bread])),
       .sendToChild(2, .delete), .sendToChild(2, .toggle), .sendToChild(2, .beginEdit),
       .expectView(ready([record(1, "Soy", done: true), bread])),
     ]),
   Scenario(
     "r11.stop-and-release-tell-no-row", rules: [.r11, .r6], setup: TodosSetup(load: .value(three)),
-    steps: [.observe(1), .stop, .expectChildViews(1, []), .send(.row(id: 1, .delete)), .expectChildViews(1, [])]),
+    steps: [
+      .observe(1), .stop, .expectChildViews(1, []), .send(.row(id: 1, .delete)),
+      .expectChildViews(1, []),
+    ]),
   Scenario(
     "r11.toggle-all-tells-each-changed-row", rules: [.r11, .t5],
-    setup: TodosSetup(load: .value(three)), steps: [.observe(1), .observe(3), 
+    setup: TodosSetup(load: .value(three)),
+    steps: [
+      .observe(1), .observe(3),
       .send(.toggleAll), .expectChildViews(1, [row(1, "Milk", done: true)]),
       .expectChildViews(3, []), .expectNotifications(1),
     ]),
