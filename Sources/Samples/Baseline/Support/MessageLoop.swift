@@ -28,9 +28,13 @@ protocol LoopModel: Sendable {
 
   /// Whether `view` is the last a child's observer receives (a removed row's `nil`).
   static func isFinal(_ view: ChildView) -> Bool
+
+  /// Whether the model has children at all; a loop without them skips their bookkeeping.
+  static var hasChildren: Bool { get }
 }
 
 extension LoopModel where Child == Never {
+  static var hasChildren: Bool { false }
   mutating func takeTouchedChildren() -> [Never] { [] }
   func childView(_ child: Never) -> Never {}
   static func isFinal(_ view: Never) -> Bool {}
@@ -38,6 +42,7 @@ extension LoopModel where Child == Never {
 
 extension LoopModel {
   static func isFinal(_ view: ChildView) -> Bool { false }
+  static var hasChildren: Bool { true }
 }
 
 /// The whole runtime of the plain-Swift baseline: a model behind a `Mutex`, and a FIFO of
@@ -68,7 +73,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     var observer: (@Sendable (Model.View) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
-    var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)] = []
+    var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)]? = nil
   }
 
   private let state: Mutex<State>
@@ -122,6 +127,23 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     if let first { observe(first) }
   }
 
+  /// The calls owed to the observers of the children the last message touched.
+  private static func childCalls(in state: inout State, defects: BaselineDefects) -> [ChildCall]? {
+    let touched = state.model.takeTouchedChildren()
+    guard !state.childObservers.isEmpty else { return nil }
+    var calls: [ChildCall] = []
+    for child in touched where state.childObservers[child] != nil {
+      calls += notify(child, in: &state, force: false)
+    }
+    // Mutation point (tests only): every child observer is called when any child changed.
+    if !touched.isEmpty, defects.contains(.notifiesEveryChild) {
+      for child in Array(state.childObservers.keys) where !touched.contains(child) {
+        calls += notify(child, in: &state, force: true)
+      }
+    }
+    return calls.isEmpty ? nil : calls
+  }
+
   /// The calls owed to `child`'s observers: those whose last view differs (every one, when
   /// `force`). Observers that received a final view are removed.
   private static func notify(_ child: Model.Child, in state: inout State, force: Bool)
@@ -163,7 +185,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   func drain(perform: (Model.Effect) -> Void) {
     while let next = takeNext() {
       if let view = next.changedView { next.observer?(view) }
-      for (observe, view) in next.childCalls { observe(view) }
+      if let calls = next.childCalls { for (observe, view) in calls { observe(view) } }
       if let effect = next.effect { perform(effect) }
     }
   }
@@ -179,17 +201,8 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       let message = state.queue[state.head]
       state.head += 1
       let effect = state.model.handle(message)
-      var childCalls: [ChildCall] = []
-      let touched = state.model.takeTouchedChildren()
-      for child in touched where state.childObservers[child] != nil {
-        childCalls += Self.notify(child, in: &state, force: false)
-      }
-      // Mutation point (tests only): every child observer is called when any child changed.
-      if !touched.isEmpty, defects.contains(.notifiesEveryChild) {
-        for child in Array(state.childObservers.keys) where !touched.contains(child) {
-          childCalls += Self.notify(child, in: &state, force: true)
-        }
-      }
+      var childCalls: [ChildCall]?
+      if Model.hasChildren { childCalls = Self.childCalls(in: &state, defects: defects) }
       let view = state.model.view
       guard view != state.lastView else { return Next(effect: effect, childCalls: childCalls) }
       state.lastView = view
