@@ -79,7 +79,8 @@ public enum Catalog {
       name: "elm-store",
       apps: [
         .init(Implementation<CounterApp>.elmStore), .init(Implementation<StopwatchApp>.elmStore),
-        .init(Implementation<WeatherApp>.elmStore),
+        .init(Implementation<WeatherApp>.elmStore), .init(Implementation<TodosApp>.elmStore),
+        .init(Implementation<ShellApp>.elmStore),
       ],
       tally: ElmStoreTally.self),
     Architecture(

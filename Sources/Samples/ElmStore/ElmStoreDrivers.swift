@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import ElmStore
+import Synchronization
 import Workloads
 
 /// Connects an ElmStore app to the conformance kit: the store is built at once (it does nothing
@@ -77,4 +78,158 @@ public final class ElmStoreTally: TallySubject {
   public var state: TallyState { store.state }
 
   public func stop() { store.stop() }
+}
+
+// side-by-side: todos wiring
+/// Connects the todos store to the kit: rows are observed and sent to through
+/// `store.scope(forEach:id:action:)`; observers asked for before start are subscribed at start.
+final class ElmTodosDriver: AppDriver, Sendable {
+  typealias App = TodosApp
+  let store: Store<ElmTodos.State, ElmTodos.Action>
+  private let pending = PendingObservers<Int, TodoRowView?>()
+
+  init(environment: TodosEnvironment) { store = ElmTodos.makeStore(environment: environment) }
+
+  func row(_ id: Int) -> ScopedStore<ElmTodoRow.State?, TodoRowIntent> {
+    store.scope(forEach: \.rows, id: id) { .intent(.row(id: $0, $1)) }
+  }
+
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    store.subscribe(ElmTodos.view, observer)
+    for (id, observer) in pending.start() { subscribe(id, observer) }
+    store.dispatch(.load)
+  }
+
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    if pending.defer(id, observer) { return }
+    subscribe(id, observer)
+  }
+
+  /// A row's observer: its view, `nil` once when it is gone, then nothing (R11).
+  private func subscribe(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let gone = Once()
+    row(id).subscribe({ $0.map { ElmTodoRow.view(id: id, $0) } }) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: TodosIntent) { store.dispatch(.intent(intent)) }
+  func send(_ intent: TodoRowIntent, to id: Int) { row(id).dispatch(intent) }
+  var view: TodosView { get async { ElmTodos.view(store.state) } }
+  func idle() async {}  // every effect runs on environment.executor, which the kit watches
+  func stop() async { store.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The todos list on ElmStore.
+  public static var elmStore: Implementation {
+    Implementation(architecture: "elm-store") { ElmTodosDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+/// Connects the shell store to the kit: each child is observed and sent to through
+/// `store.scope(state:action:)`.
+final class ElmShellDriver: AppDriver, Sendable {
+  typealias App = ShellApp
+  let store: Store<ElmShell.State, ElmShell.Action>
+  private let pending = PendingObservers<ShellTab, ShellChildView>()
+
+  init(environment: ShellEnvironment) { store = ElmShell.makeStore(environment: environment) }
+
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    store.subscribe(ElmShell.view, observer)
+    for (tab, observer) in pending.start() { subscribe(tab, observer) }
+    store.dispatch(.counter(.load))
+  }
+
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    if pending.defer(tab, observer) { return }
+    subscribe(tab, observer)
+  }
+
+  private func subscribe(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
+  {
+    switch tab {
+    case .counter:
+      store.scope(state: \.counter, action: ElmShell.Action.counter).subscribe(
+        { .counter(ElmCounter.view($0)) }, observer)
+    case .stopwatch:
+      store.scope(state: \.stopwatch, action: ElmShell.Action.stopwatch).subscribe(
+        { .stopwatch(ElmStopwatch.view($0)) }, observer)
+    case .weather:
+      store.scope(state: \.weather, action: ElmShell.Action.weather).subscribe(
+        { .weather(ElmWeather.view($0)) }, observer)
+    }
+  }
+
+  func send(_ intent: ShellIntent) {
+    switch intent {
+    case .select(let tab): store.dispatch(.select(tab))
+    case .counter(let intent): store.dispatch(.counter(.intent(intent)))
+    case .stopwatch(let intent): store.dispatch(.stopwatch(.intent(intent)))
+    case .weather(let intent): store.dispatch(.weather(.intent(intent)))
+    case .resetAll: store.dispatch(.resetAll)
+    }
+  }
+
+  /// Through the child's scope: the child's own action, embedded by the scope.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    switch (tab, intent) {
+    case (.counter, .counter(let intent)):
+      store.scope(state: \.counter, action: ElmShell.Action.counter).dispatch(.intent(intent))
+    case (.stopwatch, .stopwatch(let intent)):
+      store.scope(state: \.stopwatch, action: ElmShell.Action.stopwatch).dispatch(.intent(intent))
+    case (.weather, .weather(let intent)):
+      store.scope(state: \.weather, action: ElmShell.Action.weather).dispatch(.intent(intent))
+    default: break
+    }
+  }
+
+  var view: ShellView { get async { ElmShell.view(store.state) } }
+  func idle() async {}
+  func stop() async { store.stop() }
+}
+
+extension Implementation where App == ShellApp {
+  /// The shell on ElmStore.
+  public static var elmStore: Implementation {
+    Implementation(architecture: "elm-store") { ElmShellDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+/// Child observers the kit asks for before start, subscribed when the runtime starts (R11: a
+/// child observer subscribed before start gets its first view at start).
+final class PendingObservers<Child: Sendable, View: Sendable>: Sendable {
+  private let state = Mutex<(started: Bool, waiting: [(Child, @Sendable (View) -> Void)])>(
+    (false, []))
+
+  /// Keeps `observer` for start and returns `true`, or returns `false` once started.
+  func `defer`(_ child: Child, _ observer: @escaping @Sendable (View) -> Void) -> Bool {
+    state.withLock { state in
+      guard !state.started else { return false }
+      state.waiting.append((child, observer))
+      return true
+    }
+  }
+
+  /// Marks the runtime started and returns the observers kept until now.
+  func start() -> [(Child, @Sendable (View) -> Void)] {
+    state.withLock { state in
+      state.started = true
+      defer { state.waiting = [] }
+      return state.waiting
+    }
+  }
+}
+
+/// A flag set once.
+final class Once: Sendable {
+  private let flag = Atomic(false)
+  var isSet: Bool { flag.load(ordering: .acquiring) }
+  func set() { flag.store(true, ordering: .releasing) }
 }

@@ -17,6 +17,8 @@ public enum ElmWeather {
     public var request: Request?
 
     public init() {}
+
+    init(unit: TemperatureUnit) { self.unit = unit }
   }
 
   public enum Weather: Equatable, Sendable {
@@ -33,6 +35,7 @@ public enum ElmWeather {
   public enum Request: Equatable, Sendable {
     case debounce(term: String)
     case cancelSearch
+    case cancelAll
     case search(term: String)
     case forecast(Place)
   }
@@ -45,6 +48,9 @@ public enum ElmWeather {
     case searchFailed
     case forecasted(Forecast)
     case forecastFailed
+    /// Back to the start, the unit kept: the query emptied (as `queryChanged("")`) and the
+    /// selection and its weather cleared, every request cancelled (the shell's resetAll).
+    case reset
   }
 
   // side-by-side: weather update
@@ -88,6 +94,9 @@ public enum ElmWeather {
       state.weather = .failed
     case .intent(.toggleUnit):
       state.unit = state.unit.toggled
+    case .reset:
+      state = State(unit: state.unit)
+      state.request = .cancelAll
     }
   }
 
@@ -115,6 +124,10 @@ public enum ElmWeather {
       case .cancelSearch:
         dispatch.cancel(id: Work.debounce)
         dispatch.cancel(id: Work.search)
+      case .cancelAll:
+        dispatch.cancel(id: Work.debounce)
+        dispatch.cancel(id: Work.search)
+        dispatch.cancel(id: Work.forecast)
       case .search(let term):
         dispatch.run(id: Work.search) { send in
           send(.searched(try await service.search(term)))

@@ -6,14 +6,75 @@
 public struct Dispatch<Action: Sendable>: Sendable {
   // Weak and inline: an effect may keep its `Dispatch` (a timer does) without keeping the
   // store, and making one per action allocates nothing.
-  weak let host: (any EffectHost<Action>)?
+  weak let storeHost: (any EffectHost<Action>)?
+  /// A host that maps into a parent's actions (``map(_:)``, lifted effects); it holds its own
+  /// parent weakly, so keeping it keeps no store alive.
+  let scopedHost: (any EffectHost<Action>)?
 
   @usableFromInline
-  init(host: some EffectHost<Action>) { self.host = host }
+  init(host: some EffectHost<Action>) {
+    storeHost = host
+    scopedHost = nil
+  }
+
+  init(scoped host: any EffectHost<Action>) {
+    storeHost = nil
+    scopedHost = host
+  }
+
+  /// A dispatch that hands every action to `dispatch`, for calling an effect outside a store
+  /// (in a test, say). Its runs are tasks of their own on `executor`, cancelled with
+  /// ``cancel(id:)`` or superseded under the same id; their sends go to `dispatch` too.
+  ///
+  /// ```swift
+  /// let received = Recorder<CounterAction>()
+  /// effect.body(state, .load, Dispatch { received.append($0) })
+  /// ```
+  public init(
+    executor: (any TaskExecutor)? = nil, _ dispatch: @escaping @Sendable (Action) -> Void
+  ) {
+    self.init(scoped: ClosureHost(executor: executor, dispatch: dispatch))
+  }
+
+  var host: (any EffectHost<Action>)? { scopedHost ?? storeHost }
 
   /// Dispatches `action` to the store.
   public func callAsFunction(_ action: Action) {
     host?.dispatch(action)
+  }
+
+  /// A dispatch for a child's actions: each is embedded into this one's actions (Elm's
+  /// `Cmd.map`). Runs keep their ids.
+  ///
+  /// ```swift
+  /// let counterDispatch: Dispatch<CounterAction> = dispatch.map(ShellAction.counter)
+  /// ```
+  public func map<Child: Sendable>(_ embed: @escaping @Sendable (Child) -> Action) -> Dispatch<
+    Child
+  > {
+    guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
+    return Dispatch<Child>(scoped: ScopedHost(parent: host, embed: embed, namespace: nil))
+  }
+
+  /// A dispatch for one child: its actions embedded, its runs filed under `namespace` so two
+  /// children's runs never supersede each other and a removed child's runs can be cancelled
+  /// together (``cancel(namespace:)``).
+  func scoped<Child: Sendable>(
+    _ namespace: EffectID, embed: @escaping @Sendable (Child) -> Action
+  ) -> Dispatch<Child> {
+    guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
+    return Dispatch<Child>(scoped: ScopedHost(parent: host, embed: embed, namespace: namespace))
+  }
+
+  /// Cancels every run filed under a child's namespace (a removed row's).
+  func cancel(namespace: EffectID) {
+    host?.cancelAll { key in
+      if case .id(let id) = key, let scoped = id.base.base as? ScopedKey {
+        scoped.namespace == namespace
+      } else {
+        false
+      }
+    }
   }
 
   /// Runs `operation` asynchronously under `id`, cancelling the run already under `id`: the
@@ -90,14 +151,43 @@ public enum WhenRunning: Sendable, Hashable {
 public struct Send<Action: Sendable>: Sendable {
   weak let host: (any EffectHost<Action>)?
   let origin: Origin
+  /// A child run's send: its actions embedded into the parent run's send.
+  let forward: (@Sendable (Action) -> Void)?
+  let liveness: (@Sendable () -> Bool)?
+
+  init(host: any EffectHost<Action>, origin: Origin) {
+    self.host = host
+    self.origin = origin
+    forward = nil
+    liveness = nil
+  }
+
+  init(
+    origin: Origin, forward: @escaping @Sendable (Action) -> Void,
+    isActive: @escaping @Sendable () -> Bool
+  ) {
+    host = nil
+    self.origin = origin
+    self.forward = forward
+    liveness = isActive
+  }
 
   /// Dispatches `action`, unless this run is over.
   public func callAsFunction(_ action: Action) {
+    if let forward { return forward(action) }
     host?.deliver(action, from: origin)
   }
 
   /// Whether this run may still dispatch: not superseded, cancelled or stopped.
-  public var isActive: Bool { host?.isLive(origin) ?? false }
+  public var isActive: Bool {
+    if let liveness { return liveness() }
+    return host?.isLive(origin) ?? false
+  }
+
+  /// This run's send for a child's actions.
+  func map<Child: Sendable>(_ embed: @escaping @Sendable (Child) -> Action) -> Send<Child> {
+    Send<Child>(origin: origin, forward: { self(embed($0)) }, isActive: { self.isActive })
+  }
 }
 
 /// What a ``Dispatch`` and a ``Send`` talk to: the store, without its state type.
@@ -112,4 +202,5 @@ protocol EffectHost<Action>: AnyObject, Sendable {
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?)
   func cancel(_ key: EffectKey)
+  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool)
 }

@@ -47,6 +47,15 @@ extension Store: EffectHost {
   }
 
   @usableFromInline
+  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool) {
+    let (tasks, waiters) = withCore { core in
+      (core.effects.keys.filter(matches).compactMap { core.remove($0) }, core.takeIdleWaiters())
+    }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  @usableFromInline
   func cancel(_ key: EffectKey) {
     let (task, waiters) = withCore { core in (core.remove(key), core.takeIdleWaiters()) }
     task?.cancel()

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// A child's update as a parent's: applied to the child's part of the state, for the parent
+/// actions that carry a child action (Elm's nested `update`, TCA's `Scope`).
+///
+/// ```swift
+/// static let update: Update<Shell, ShellAction> = combine(
+///   lift(ElmCounter.update, state: \.counter, action: .counter),
+///   lift(ElmStopwatch.update, state: \.stopwatch, action: .stopwatch))
+/// ```
+public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: Sendable>(
+  _ update: @escaping Update<ChildState, ChildAction>,
+  state path: WritableKeyPath<ParentState, ChildState> & Sendable,
+  action: ActionPath<ParentAction, ChildAction>
+) -> Update<ParentState, ParentAction> {
+  { state, parentAction in
+    guard let childAction = action.extract(parentAction) else { return }
+    update(&state[keyPath: path], childAction)
+  }
+}
+
+/// A child's update applied to one element of an identified list, for the parent actions that
+/// carry an element's id and action (TCA's `forEach`). Actions for an id not in the list are
+/// ignored.
+///
+/// - Complexity: O(1) per action, whatever the length of the list.
+public func lift<
+  ParentState, ParentAction: Sendable, ID: Hashable & Sendable, ChildState: Sendable,
+  ChildAction: Sendable
+>(
+  _ update: @escaping Update<ChildState, ChildAction>,
+  forEach path: WritableKeyPath<ParentState, IdentifiedList<ID, ChildState>> & Sendable,
+  action: ActionPath<ParentAction, (id: ID, action: ChildAction)>
+) -> Update<ParentState, ParentAction> {
+  { state, parentAction in
+    guard let (id, childAction) = action.extract(parentAction),
+      var child = state[keyPath: path].take(id: id)
+    else { return }
+    // Taken out and put back, so the element is not copied while it changes.
+    update(&child, childAction)
+    state[keyPath: path].restore(child, id: id)
+  }
+}
+
+/// Updates run one after another on the same action, in order.
+public func combine<State, Action>(_ updates: Update<State, Action>...) -> Update<State, Action> {
+  { state, action in for update in updates { update(&state, action) } }
+}
+
+extension Effect {
+  /// This child effect as a parent's: run with the child's state for the parent actions that
+  /// carry a child action; what it dispatches is embedded into parent actions, and its runs are
+  /// filed under the child, so two children's ids never collide (Elm's `Cmd.map`).
+  public func lifted<ParentState: Sendable, ParentAction: Sendable>(
+    state path: KeyPath<ParentState, State> & Sendable,
+    action: ActionPath<ParentAction, Action>
+  ) -> Effect<ParentState, ParentAction> {
+    guard let body else { return .none }
+    let namespace = EffectID(path)
+    return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
+      guard let childAction = action.extract(parentAction) else { return }
+      body(state[keyPath: path], childAction, dispatch.scoped(namespace, embed: action.embed))
+    }
+  }
+
+  /// This child effect for each element of an identified list: run with the element's state
+  /// for the parent actions that carry its id; its runs are filed under the element and
+  /// cancelled when the element leaves the list (their late results are dropped).
+  public func lifted<ParentState: Sendable, ParentAction: Sendable, ID: Hashable & Sendable>(
+    forEach path: KeyPath<ParentState, IdentifiedList<ID, State>> & Sendable,
+    action: ActionPath<ParentAction, (id: ID, action: Action)>
+  ) -> Effect<ParentState, ParentAction> {
+    guard let body else { return .none }
+    let list = EffectID(path)
+    // The elements whose effect ran: checked after each action, so a removed element's runs
+    // are cancelled whatever removed it.
+    let started = Mutex<Set<ID>>([])
+    return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
+      let rows = state[keyPath: path]
+      if let (id, childAction) = action.extract(parentAction), let child = rows[id: id] {
+        started.withLock { _ = $0.insert(id) }
+        body(
+          child, childAction,
+          dispatch.scoped(EffectID(ElementNamespace(list: list, id: id))) {
+            action.embed((id, $0))
+          })
+      }
+      let gone = started.withLock { ids -> [ID] in
+        guard !ids.isEmpty else { return [] }
+        let gone = ids.filter { !rows.contains(id: $0) }
+        ids.subtract(gone)
+        return Array(gone)
+      }
+      for id in gone { dispatch.cancel(namespace: EffectID(ElementNamespace(list: list, id: id))) }
+    }
+  }
+
+  /// This effect with its actions embedded into a parent's, on the same state (`Cmd.map`).
+  public func map<ParentAction: Sendable>(
+    _ action: ActionPath<ParentAction, Action>
+  ) -> Effect<State, ParentAction> {
+    guard let body else { return .none }
+    return Effect<State, ParentAction> { state, parentAction, dispatch in
+      guard let childAction = action.extract(parentAction) else { return }
+      body(state, childAction, dispatch.map(action.embed))
+    }
+  }
+
+  /// Runs this effect as if `action` had been processed: how a parent turns one child's action
+  /// into a sibling's change in the same message (the shell's lap that counts, SPEC H4).
+  public func run(state: State, action: Action, dispatch: Dispatch<Action>) {
+    body?(state, action, dispatch)
+  }
+}
+
+/// The namespace of one element's runs.
+struct ElementNamespace<ID: Hashable & Sendable>: Hashable, Sendable {
+  let list: EffectID
+  let id: ID
+}
