@@ -41,14 +41,18 @@ final class TaskSlots<Slot: Hashable & Sendable>: Sendable {
 
 /// Where an effect's result goes: connected once to the loop that owns the effects, through a
 /// closure that holds its owner weakly, so running effects never keep a runtime alive.
-final class Relay<Message: Sendable>: Sendable {
-  private let target = Mutex<(@Sendable (Message) -> Void)?>(nil)
+final class Relay<Message: Sendable>: @unchecked Sendable {
+  // @unchecked: `target` is written once, by the owner's initialiser, before any effect can
+  // run, and only read afterwards. Not behind a lock: handing a generic closure out of a lock's
+  // critical section re-wrapped it (two allocations and thousands of instructions per message).
+  private var target: (@Sendable (Message) -> Void)?
 
+  /// Sets where messages go; call once, before starting any effect.
   func connect(_ deliver: @escaping @Sendable (Message) -> Void) {
-    target.withLock { $0 = deliver }
+    target = deliver
   }
 
   func send(_ message: Message) {
-    target.withLock { $0 }?(message)
+    target?(message)
   }
 }
