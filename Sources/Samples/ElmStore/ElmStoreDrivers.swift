@@ -108,7 +108,10 @@ final class ElmTodosDriver: AppDriver, Sendable {
   /// A row's observer: its view, `nil` once when it is gone, then nothing (R11).
   private func subscribe(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    row(id).subscribe({ $0.map { ElmTodoRow.view(id: id, $0) } }) { view in
+    let render: @Sendable (ElmTodoRow.State?) -> TodoRowView? = {
+      $0.map { ElmTodoRow.view(id: id, $0) }
+    }
+    row(id).subscribe(render) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)

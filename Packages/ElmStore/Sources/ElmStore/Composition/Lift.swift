@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A child's update as a parent's: applied to the child's part of the state, for the parent
 /// actions that carry a child action (Elm's nested `update`, TCA's `Scope`).
 ///
@@ -74,7 +72,7 @@ extension Effect {
     let list = EffectID(path)
     // The elements whose effect ran: checked after each action, so a removed element's runs
     // are cancelled whatever removed it.
-    let started = Mutex<Set<ID>>([])
+    let started = Lock<Set<ID>>([])
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       let rows = state[keyPath: path]
       if let (id, childAction) = action.extract(parentAction), let child = rows[id: id] {

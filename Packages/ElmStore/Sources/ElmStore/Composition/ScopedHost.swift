@@ -95,7 +95,7 @@ extension ClosureHost: ClosureHostMarker {}
 final class ClosureHost<Action: Sendable>: EffectHost {
   private let executor: (any TaskExecutor)?
   private let dispatch: @Sendable (Action) -> Void
-  private let runs = Mutex<(next: Int, tasks: [EffectKey: (token: Int, task: Task<Void, Never>)])>(
+  private let runs = Lock<(next: Int, tasks: [EffectKey: (token: Int, task: Task<Void, Never>)])>(
     (1, [:]))
 
   init(executor: (any TaskExecutor)?, dispatch: @escaping @Sendable (Action) -> Void) {
