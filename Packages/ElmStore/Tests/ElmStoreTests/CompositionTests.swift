@@ -236,7 +236,8 @@ enum Parent {
     store.dispatch(.add(1))
     store.dispatch(.add(2))
     let seen = Recorder<Int?>()
-    store.scope(forEach: \.rows, id: 1, action: Parent.Action.row).subscribe({ $0?.count }) {
+    let count: @Sendable (Child.State?) -> Int? = { $0?.count }
+    store.scope(forEach: \.rows, id: 1, action: Parent.Action.row).subscribe(count) {
       seen.append($0)
     }
     store.dispatch(.row(2, .increment))
