@@ -1,0 +1,139 @@
+#if canImport(Observation)
+  import Observation
+
+  /// A store as SwiftUI reads it: an `@Observable` model on the main actor whose `state`
+  /// follows the store, and whose lists hand out one observable object per row, so a view that
+  /// reads one row is invalidated by that row's changes only.
+  ///
+  /// ```swift
+  /// @State var model = ObservableStore(ElmTodos.makeStore(environment: live))
+  ///
+  /// var body: some View {
+  ///   let rows = model.list(\.rows)
+  ///   ForEach(rows.ids, id: \.self) { id in RowView(row: rows.row(id)) }  // one row each
+  ///   TextField("New", text: model.binding(\.draft) { .intent(.draftChanged($0)) })
+  /// }
+  /// ```
+  ///
+  /// State arrives on the main actor in order; an update older than one already shown is
+  /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows
+  /// for fine-grained updates.
+  @MainActor @Observable
+  public final class ObservableStore<State: Sendable, Action: Sendable> {
+    /// The store's state, as of the last update delivered on the main actor.
+    public private(set) var state: State
+
+    @ObservationIgnored private let store: Store<State, Action>
+    @ObservationIgnored private var subscription: Subscription?
+    @ObservationIgnored private let delivery: MainActorDelivery<State>
+    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<State>] = [:]
+
+    /// Follows `store` from now on.
+    public init(_ store: Store<State, Action>) {
+      self.store = store
+      state = store.state
+      let box = WeakBox<ObservableStore>()
+      let delivery = MainActorDelivery<State> { state in box.value?.apply(state) }
+      self.delivery = delivery
+      subscription = store.subscribe { delivery.send($0) }
+      box.value = self
+    }
+
+    /// Returns once every state the store had when this was called is shown (for tests).
+    public func settled() async { await delivery.settled() }
+
+    isolated deinit { subscription?.cancel() }
+
+    /// Dispatches `action` to the store.
+    public func send(_ action: Action) { store.dispatch(action) }
+
+    /// The observable list of the identified list at `path`: the same object every time.
+    public func list<ID: Hashable & Sendable, Row: Equatable & Sendable>(
+      _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable
+    ) -> ObservableList<ID, Row> {
+      if let list = lists[path] as? ObservableListFollower<State, ID, Row> { return list.list }
+      let follower = ObservableListFollower(path: path, state: state)
+      lists[path] = follower
+      return follower.list
+    }
+
+    private func apply(_ new: State) {
+      state = new
+      for follower in lists.values { follower.follow(new) }
+    }
+  }
+
+  /// The rows of one identified list as observable objects: `ids` changes only when rows are
+  /// added, removed or moved; each row object changes only when its row does.
+  @MainActor @Observable
+  public final class ObservableList<ID: Hashable & Sendable, Row: Equatable & Sendable> {
+    /// The ids in list order.
+    public fileprivate(set) var ids: [ID]
+
+    @ObservationIgnored fileprivate var rows: [ID: ObservableRow<Row>] = [:]
+    @ObservationIgnored fileprivate var current: IdentifiedList<ID, Row>
+
+    init(_ list: IdentifiedList<ID, Row>) {
+      current = list
+      ids = list.ids
+    }
+
+    /// The observable row with `id`, created on first use and reused; its `value` is `nil`
+    /// once the row left the list.
+    public func row(_ id: ID) -> ObservableRow<Row> {
+      if let row = rows[id] { return row }
+      let row = ObservableRow(current[id: id])
+      rows[id] = row
+      return row
+    }
+
+    /// Takes the new list; touches only the row objects whose row changed.
+    ///
+    /// - Complexity: O(rows handed out), plus O(n) when the ids changed.
+    fileprivate func follow(_ list: IdentifiedList<ID, Row>) {
+      current = list
+      if ids != list.ids { ids = list.ids }
+      for (id, row) in rows {
+        let value = list[id: id]
+        if row.value != value { row.value = value }
+      }
+    }
+  }
+
+  /// One row of an ``ObservableList``.
+  @MainActor @Observable
+  public final class ObservableRow<Row: Equatable & Sendable> {
+    /// The row now; `nil` once it left the list.
+    public fileprivate(set) var value: Row?
+
+    init(_ value: Row?) { self.value = value }
+  }
+
+  /// A weak reference set after initialisation, read on the main actor only.
+  @MainActor
+  final class WeakBox<Object: AnyObject>: Sendable {
+    weak var value: Object?
+  }
+
+  /// Something an ``ObservableStore`` keeps up to date with its state.
+  @MainActor
+  protocol StateFollower<State>: AnyObject {
+    associatedtype State
+    func follow(_ state: State)
+  }
+
+  @MainActor
+  final class ObservableListFollower<State, ID: Hashable & Sendable, Row: Equatable & Sendable>:
+    StateFollower
+  {
+    let path: KeyPath<State, IdentifiedList<ID, Row>>
+    let list: ObservableList<ID, Row>
+
+    init(path: KeyPath<State, IdentifiedList<ID, Row>>, state: State) {
+      self.path = path
+      list = ObservableList(state[keyPath: path])
+    }
+
+    func follow(_ state: State) { list.follow(state[keyPath: path]) }
+  }
+#endif
