@@ -100,7 +100,8 @@
       let store = makeStore()
       let seen = Recorder<Int>()
       let done = Fired()
-      store.subscribeOnMainActor({ $0.single.count }) { count in
+      let count: @Sendable (Parent.State) -> Int = { $0.single.count }
+      store.subscribeOnMainActor(count) { count in
         MainActor.assertIsolated()
         seen.append(count)
         if count == 3 { done.set() }
