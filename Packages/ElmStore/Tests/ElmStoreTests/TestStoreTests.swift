@@ -150,3 +150,38 @@ enum Saving {
     }
   }
 }
+
+@Suite struct TestStoreChildren {
+  func makeStore() -> TestStore<Parent.State, Parent.Action> {
+    var state = Parent.State()
+    state.rows.append(Child.State(), id: 1)
+    state.rows.append(Child.State(), id: 2)
+    return TestStore(initialState: state, update: Parent.update)
+  }
+
+  @Test func aChildsChangeIsAssertedThroughItsPath() async {
+    let store = makeStore()
+    await store.send(.row(1, .increment), child: \.rows[id: 1]) { $0?.count = 1 }
+    await store.send(.single(.increment), child: \.single) { $0.count = 1 }
+    await store.finish()
+  }
+
+  @Test func aWrongChildExpectationFailsWithTheUsualMessage() async {
+    let store = makeStore()
+    await withKnownIssue {
+      await store.send(.row(2, .increment), child: \.rows[id: 2]) { $0?.count = 5 }
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("count")
+    }
+    await store.finish()
+  }
+
+  @Test func aChangeToAnotherChildFailsAnExhaustiveChildAssertion() async {
+    let store = makeStore()
+    await withKnownIssue {
+      // The action changes row 2; asserting row 1's (unchanged) part does not cover it.
+      await store.send(.row(2, .increment), child: \.rows[id: 1]) { _ in }
+    }
+    await store.finish()
+  }
+}

@@ -1,0 +1,33 @@
+import ElmStore
+import Testing
+
+extension TestStore {
+  /// Sends a child's action through its scope and asserts the change to that child only:
+  /// `send(.row(1, .toggle), child: \.rows[id: 1]) { $0?.done = true }`. Exhaustive as
+  /// ``send(_:assert:sourceLocation:)``: a change anywhere else in the state fails the test.
+  ///
+  /// - Parameters:
+  ///   - action: The parent's action that carries the child's.
+  ///   - path: Where the child lives in the state (a row: `\.rows[id: 1]`).
+  ///   - updateExpectingResult: Sets the child's fields the action is expected to change.
+  public func send<Child>(
+    _ action: Action, child path: WritableKeyPath<State, Child>,
+    assert updateExpectingResult: @escaping (inout Child) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    await send(
+      action, assert: { updateExpectingResult(&$0[keyPath: path]) },
+      sourceLocation: sourceLocation)
+  }
+
+  /// Asserts that an effect dispatched `action` and the change it made to one child only.
+  public func receive<Child>(
+    _ action: Action, child path: WritableKeyPath<State, Child>,
+    assert updateExpectingResult: @escaping (inout Child) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    await receive(
+      action, assert: { updateExpectingResult(&$0[keyPath: path]) },
+      sourceLocation: sourceLocation)
+  }
+}
