@@ -53,17 +53,20 @@ public struct Dispatch<Action: Sendable>: Sendable {
     Child
   > {
     guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
-    return Dispatch<Child>(scoped: ScopedHost(parent: host, embed: embed, namespace: nil))
+    return Dispatch<Child>(
+      scoped: ScopedHost(parent: host, embed: embed, namespace: nil, project: { $0 }))
   }
 
   /// A dispatch for one child: its actions embedded, its runs filed under `namespace` so two
   /// children's runs never supersede each other and a removed child's runs can be cancelled
-  /// together (``cancel(namespace:)``).
+  /// together (``cancel(namespace:)``); `project` finds the child's state in the parent's.
   func scoped<Child: Sendable>(
-    _ namespace: EffectID, embed: @escaping @Sendable (Child) -> Action
+    _ namespace: EffectID, embed: @escaping @Sendable (Child) -> Action,
+    project: @escaping @Sendable (Any) -> Any? = { _ in nil }
   ) -> Dispatch<Child> {
     guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
-    return Dispatch<Child>(scoped: ScopedHost(parent: host, embed: embed, namespace: namespace))
+    return Dispatch<Child>(
+      scoped: ScopedHost(parent: host, embed: embed, namespace: namespace, project: project))
   }
 
   /// Cancels every run filed under a child's namespace (a removed row's).
@@ -203,4 +206,7 @@ protocol EffectHost<Action>: AnyObject, Sendable {
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?)
   func cancel(_ key: EffectKey)
   func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool)
+  /// The store's state now, type-erased (a child's part, for a scoped host), or `nil` when the
+  /// store is gone or stopped.
+  func currentState() -> Any?
 }

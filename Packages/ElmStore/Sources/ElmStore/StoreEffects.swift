@@ -6,6 +6,11 @@
 
 extension Store: EffectHost {
   @usableFromInline
+  func currentState() -> Any? {
+    withCore { core in core.isStopped ? nil : core.state as Any }
+  }
+
+  @usableFromInline
   func deliver(_ action: Action, from origin: Origin) {
     let mustDrain = withCore { core in
       core.isLive(origin) ? core.enqueue(.action(action, from: origin)) : false

@@ -31,3 +31,29 @@ extension TestStore {
       sourceLocation: sourceLocation)
   }
 }
+
+extension TestStore {
+  /// Asserts that an effect dispatches `action` within `limit` of virtual time: advances the
+  /// test's clock in steps of `step` until the action arrives or the limit is reached, then
+  /// asserts as ``receive(_:assert:sourceLocation:)`` does. It never hangs, and never sleeps.
+  ///
+  /// ```swift
+  /// await store.send(.intent(.start)) { $0.isRunning = true }
+  /// await store.receive(.tick, within: .milliseconds(100), advancing: clock.advance(by:)) {
+  ///   $0.tenths = 1
+  /// }
+  /// ```
+  public func receive(
+    _ action: Action, within limit: Duration,
+    advancing advance: (Duration) -> Void, step: Duration = .milliseconds(1),
+    assert updateExpectingResult: ((inout State) -> Void)? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    var waited = Duration.zero
+    while await !hasReceived(action), waited < limit {
+      advance(step)
+      waited += step
+    }
+    await receive(action, assert: updateExpectingResult, sourceLocation: sourceLocation)
+  }
+}

@@ -135,6 +135,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
+  /// Whether `action` was received and not asserted yet (after letting effects settle).
+  func hasReceived(_ action: Action) async -> Bool {
+    await settle()
+    received += log.drain()
+    return received.contains { $0.action == action }
+  }
+
   /// Skips the actions received so far without asserting them.
   public func skipReceivedActions() async {
     await settle()

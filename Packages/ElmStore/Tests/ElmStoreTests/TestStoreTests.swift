@@ -185,3 +185,142 @@ enum Saving {
     await store.finish()
   }
 }
+
+/// A clock whose time moves only when a test says so: sleepers due by then wake.
+final class StepClock: Clock, Sendable {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Duration { other.offset - offset }
+    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private let state = Lock<
+    (now: Instant, sleepers: [(Instant, CheckedContinuation<Void, any Error>)])
+  >(
+    (Instant(offset: .zero), []))
+
+  var now: Instant { state.withLock { $0.now } }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      let due = state.withLock { state in
+        if deadline <= state.now { return true }
+        state.sleepers.append((deadline, continuation))
+        return false
+      }
+      if due { continuation.resume() }
+    }
+  }
+
+  func advance(by duration: Duration) {
+    let due = state.withLock { state in
+      state.now = state.now.advanced(by: duration)
+      let now = state.now
+      let due = state.sleepers.filter { $0.0 <= now }.map(\.1)
+      state.sleepers.removeAll { $0.0 <= now }
+      return due
+    }
+    for continuation in due { continuation.resume() }
+  }
+}
+
+@Suite struct TestStoreTime {
+  enum Action: Equatable, Sendable { case start, fired }
+
+  static func effect(_ clock: StepClock) -> Effect<Int, Action> {
+    Effect { _, action, dispatch in
+      guard action == .start else { return }
+      dispatch.run(id: "timer") { send in
+        try await clock.sleep(until: clock.now.advanced(by: .milliseconds(30)), tolerance: nil)
+        send(.fired)
+      }
+    }
+  }
+
+  @Test func receiveAdvancesVirtualTimeUntilTheActionArrives() async {
+    let clock = StepClock()
+    let store = TestStore(
+      initialState: 0, update: { state, action in if action == .fired { state += 1 } },
+      effect: Self.effect(clock))
+    await store.send(.start)
+    await store.receive(.fired, within: .milliseconds(100), advancing: clock.advance(by:)) {
+      $0 = 1
+    }
+    await store.finish()
+  }
+
+  @Test func receiveFailsAtTheLimitInsteadOfHanging() async {
+    let clock = StepClock()
+    let store = TestStore(initialState: 0, update: { _, _ in }, effect: Self.effect(clock))
+    await store.send(.start)
+    await withKnownIssue {
+      await store.receive(.fired, within: .milliseconds(10), advancing: clock.advance(by:))
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("no action was received")
+    }
+    clock.advance(by: .milliseconds(30))
+    await store.receive(.fired)
+    await store.finish()
+  }
+}
+
+@Suite struct CurrentStateReading {
+  enum Action: Equatable, Sendable {
+    case startWatch, bump
+    case seen(Int)
+  }
+
+  struct Watched: Equatable, Sendable {
+    var count = 0
+    var seen: Int?
+  }
+
+  @Test func anEffectReadsTheStateWhenItsWorkFiresNotWhenItStarted() async {
+    let gate = Gate()
+    let effect = Effect<Watched, Action>.reading { _, action, dispatch, current in
+      guard action == .startWatch else { return }
+      dispatch.run(id: "watch") { send in
+        await gate.wait()
+        send(.seen(current.value?.count ?? -1))
+      }
+    }
+    let update: Update<Watched, Action> = { state, action in
+      switch action {
+      case .bump: state.count += 1
+      case .seen(let count): state.seen = count
+      case .startWatch: break
+      }
+    }
+    let store = Store(state: Watched(), update: update, effect: effect)
+    store.dispatch(.startWatch)
+    store.dispatch(.bump)
+    store.dispatch(.bump)
+    gate.open()
+    await store.idle()
+    #expect(store.state.seen == 2, "the snapshot at start had 0")
+  }
+
+  @Test func aLiftedChildReadsItsOwnPart() async {
+    let gate = Gate()
+    let read = Recorder<Int>()
+    let child = Effect<Child.State, Child.Action>.reading { _, action, dispatch, current in
+      guard action == .startJob else { return }
+      dispatch.run(id: "read") { _ in
+        await gate.wait()
+        read.append(current.value?.count ?? -1)
+      }
+    }
+    let store = Store(
+      state: Parent.State(), update: Parent.update,
+      effect: child.lifted(forEach: \Parent.State.rows, action: Parent.row))
+    store.dispatch(.add(1))
+    store.dispatch(.row(1, .startJob))
+    store.dispatch(.row(1, .increment))
+    store.dispatch(.row(1, .increment))
+    gate.open()
+    await store.idle()
+    #expect(read.all == [2])
+  }
+}

@@ -57,7 +57,11 @@ extension Effect {
     let namespace = EffectID(path)
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       guard let childAction = action.extract(parentAction) else { return }
-      body(state[keyPath: path], childAction, dispatch.scoped(namespace, embed: action.embed))
+      body(
+        state[keyPath: path], childAction,
+        dispatch.scoped(
+          namespace, embed: action.embed,
+          project: { ($0 as? ParentState).map { $0[keyPath: path] as Any } }))
     }
   }
 
@@ -79,9 +83,9 @@ extension Effect {
         started.withLock { _ = $0.insert(id) }
         body(
           child, childAction,
-          dispatch.scoped(EffectID(ElementNamespace(list: list, id: id))) {
-            action.embed((id, $0))
-          })
+          dispatch.scoped(
+            EffectID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
+            project: { ($0 as? ParentState)?[keyPath: path][id: id].map { $0 as Any } }))
       }
       let gone = started.withLock { ids -> [ID] in
         guard !ids.isEmpty else { return [] }

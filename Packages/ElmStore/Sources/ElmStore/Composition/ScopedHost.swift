@@ -16,11 +16,13 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
   private let strongParent: (any EffectHost<Parent>)?
   private let embed: @Sendable (Child) -> Parent
   private let namespace: EffectID?
+  private let project: @Sendable (Any) -> Any?
 
   init(
     parent: any EffectHost<Parent>, embed: @escaping @Sendable (Child) -> Parent,
-    namespace: EffectID?
+    namespace: EffectID?, project: @escaping @Sendable (Any) -> Any?
   ) {
+    self.project = project
     if parent is any ScopedHostMarker || parent is any ClosureHostMarker {
       weakParent = nil
       strongParent = parent
@@ -68,6 +70,8 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
 
   func cancel(_ key: EffectKey) { parent?.cancel(scoped(key)) }
 
+  func currentState() -> Any? { parent?.currentState().flatMap(project) }
+
   func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool) {
     guard let namespace else {
       parent?.cancelAll(where: matches)
@@ -107,6 +111,8 @@ final class ClosureHost<Action: Sendable>: EffectHost {
   static var inert: ClosureHost { ClosureHost(executor: nil) { _ in } }
 
   func dispatch(_ action: Action) { dispatch(action) }
+
+  func currentState() -> Any? { nil }
 
   func deliver(_ action: Action, from origin: Origin) {
     if isLive(origin) { dispatch(action) }
