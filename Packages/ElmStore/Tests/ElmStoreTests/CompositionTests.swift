@@ -290,3 +290,30 @@ enum Parent {
     #expect(list.values == [20])
   }
 }
+
+@Suite struct ScopedObservationCost {
+  @Test func aChangeToOneRowOfTenThousandReadsOnlyTheObservedRows() {
+    var state = Parent.State()
+    for id in 1...10_000 { state.rows.append(Child.State(), id: id) }
+    let store = Store(state: state, update: Parent.update)
+    let reads = Recorder<Int>()
+    let views = Recorder<Int>()
+    for id in stride(from: 1, through: 10_000, by: 500) {
+      let count: @Sendable (Child.State?) -> Int? = { row in
+        reads.append(id)
+        return row?.count
+      }
+      store.scope(forEach: \.rows, id: id, action: Parent.Action.row).subscribe(count) { _ in
+        views.append(id)
+      }
+    }
+    #expect(reads.all.count == 20)
+    #expect(views.all.count == 20)
+
+    store.dispatch(.row(501, .increment))
+
+    // One read per observer (20), not per row (10,000); one call, for the row that changed.
+    #expect(reads.all.count == 40)
+    #expect(views.all == Array(stride(from: 1, through: 10_000, by: 500)) + [501])
+  }
+}
