@@ -68,7 +68,7 @@ echo "todos: missing, empty, corrupt (kept as it was) and unwritable files"
 echo "-- shell: the three apps as tabs, the counter's file shared with arch run counter"
 for a in $("$arch" list | sed -n 's/^app shell: //p' | tr -d ','); do
   "$arch" run shell --architecture "$a" --storage "$work/$a/shell-count.txt" --weather fixtures \
-    --keys "+<ctrl-n>s{250ms}l<ctrl-n>Zürich{400ms}<enter><ctrl-p><ctrl-x>" >"$work/shell-$a.txt"
+    --keys "+<ctrl-n>s{200ms}l<ctrl-n>Zürich{400ms}<enter><ctrl-p><ctrl-x>" >"$work/shell-$a.txt"
   grep -q "Counter (2)" "$work/shell-$a.txt"
   grep -q "Stopwatch (running)" "$work/shell-$a.txt"
   grep -q "Weather (Zürich)" "$work/shell-$a.txt"
