@@ -13,15 +13,18 @@ public struct Contestant: Sendable {
   public var stopwatch: Implementation<StopwatchApp>?
   /// Its weather app, for `typing` and `roundtrip`.
   public var weather: Implementation<WeatherApp>?
+  /// Its todos list, for the list workloads.
+  public var todos: Implementation<TodosApp>?
 
   public init(
     name: String, tally: (any TallySubject.Type)?, stopwatch: Implementation<StopwatchApp>? = nil,
-    weather: Implementation<WeatherApp>? = nil
+    weather: Implementation<WeatherApp>? = nil, todos: Implementation<TodosApp>? = nil
   ) {
     self.name = name
     self.tally = tally
     self.stopwatch = stopwatch
     self.weather = weather
+    self.todos = todos
   }
 
   /// The physical floor: the reducer called in a plain loop.

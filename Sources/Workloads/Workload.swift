@@ -31,6 +31,7 @@ public struct Workload: Sendable {
     switch app {
     case StopwatchApp.name: contestant.stopwatch != nil
     case WeatherApp.name: contestant.weather != nil
+    case TodosApp.name: contestant.todos != nil
     default: contestant.tally != nil
     }
   }
@@ -42,6 +43,7 @@ public struct Workload: Sendable {
   public static let all: [Workload] =
     TallyWorkloads.all + [
       AppWorkloads.ticks, AppWorkloads.typing, AppWorkloads.roundtrip, AppWorkloads.lifecycle,
+      AppWorkloads.toggleOneOfTenThousand,
     ]
 }
 
