@@ -20,7 +20,10 @@ public final class SettlingExecutor: TaskExecutor, @unchecked Sendable {
   private static let pool = Mutex<[SettlingExecutor]>([])
 
   private init() {
-    let thread = Thread { [unowned self] in self.runJobs() }
+    // The thread holds the executor strongly: a task may prefer it for as long as the process
+    // lives, so an executor is never destroyed, even when its user never calls `release()`
+    // (a session that failed before it ran).
+    let thread = Thread { self.runJobs() }
     thread.name = "ArchitectureApps.SettlingExecutor"
     thread.start()
   }

@@ -18,7 +18,7 @@ final class TestExecutor: TaskExecutor, @unchecked Sendable {
   private static let pool = Lock<[TestExecutor]>([])
 
   private init() {
-    let thread = Thread { [unowned self] in self.runJobs() }
+    let thread = Thread { self.runJobs() }
     thread.name = "ComonadicTesting.TestExecutor"
     thread.start()
   }

@@ -19,7 +19,7 @@ final class TestExecutor: TaskExecutor, @unchecked Sendable {
   private static let idle = Lock<[TestExecutor]>([])
 
   private init() {
-    let thread = Thread { [unowned self] in self.run() }
+    let thread = Thread { self.run() }
     thread.name = "LayerCoreTesting.TestExecutor"
     thread.start()
   }
