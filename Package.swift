@@ -22,7 +22,8 @@ let architectureTargets: [Target] = architectures.flatMap { name -> [Target] in
 
 let package = Package(
   name: "swift-unidirectional-architectures",
-  platforms: [.macOS(.v15)],
+  // Where Swift 6's task executors (`Task(executorPreference:)`) and `Synchronization` exist.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: architectures.flatMap { name -> [Product] in
     [
       .library(name: name, targets: [name]),
@@ -37,6 +38,12 @@ let package = Package(
     .executable(name: "arch", targets: ["arch"]),
   ],
   targets: architectureTargets + [
+    // The runtime kernel every architecture carries a copy of (Scripts/vendor-kernel): the
+    // lock, the drain queue, the registry of running work, waiters, subscribers; and the test
+    // tools' kernel (executor, line diff, failure reporting). Built here for its own tests.
+    .target(name: "Kernel", path: "Kernel/Runtime"),
+    .target(name: "KernelTesting", path: "Kernel/Testing"),
+    .testTarget(name: "KernelTests", dependencies: ["Kernel", "KernelTesting"]),
     // The spec's apps: intents, views, environment protocols, formatting, and the driver
     // protocol every architecture implements. Live code and the samples build on this alone.
     .target(name: "ArchitectureApps"),

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "Comonadic",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Comonadic", targets: ["Comonadic"]),
     .library(name: "ComonadicTesting", targets: ["ComonadicTesting"]),

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "ElmStore",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "ElmStore", targets: ["ElmStore"]),
     .library(name: "ElmStoreTesting", targets: ["ElmStoreTesting"]),

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "LayerCore",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "LayerCore", targets: ["LayerCore"]),
     .library(name: "LayerCoreTesting", targets: ["LayerCoreTesting"]),

@@ -1,5 +1,4 @@
 import Comonadic
-import Testing
 
 /// A ``StoreComponent`` for tests: send inputs and assert the views it renders.
 ///
@@ -55,8 +54,10 @@ public final class ComponentHarness<
   /// Sends `input`, waits until its effects have finished or wait outside the component, and
   /// asserts the views rendered meanwhile, one per action applied, in order.
   public func send(
-    _ input: Input, renders expected: [View], sourceLocation: SourceLocation = #_sourceLocation
+    _ input: Input, renders expected: [View], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await executor.quiescence()
     unasserted += rendered.drain()
     guard unasserted.isEmpty else {
@@ -74,13 +75,17 @@ public final class ComponentHarness<
   /// Asserts the views rendered since the last assertion, once effects have settled: the
   /// results of work a fake answered or a clock released.
   public func renders(
-    _ expected: [View], sourceLocation: SourceLocation = #_sourceLocation
+    _ expected: [View], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await check(expected, after: "the last assertion", sourceLocation)
   }
 
   /// Ends the test: fails if a rendered view was not asserted; then stops the component.
-  public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await executor.quiescence()
     unasserted += rendered.drain()
     defer { component.stop() }
@@ -92,7 +97,7 @@ public final class ComponentHarness<
     }
   }
 
-  private func check(_ expected: [View], after cause: String, _ sourceLocation: SourceLocation)
+  private func check(_ expected: [View], after cause: String, _ sourceLocation: CallSite)
     async
   {
     await executor.quiescence()
@@ -101,13 +106,13 @@ public final class ComponentHarness<
     guard actual != expected else { return }
     fail(
       "Views rendered after \(cause) differ (− expected, + actual):\n"
-        + difference(expected: expected, actual: actual),
+        + lineDiff(expected: expected, actual: actual),
       sourceLocation)
   }
 }
 
-private func fail(_ message: String, _ sourceLocation: SourceLocation) {
-  Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+private func fail(_ message: String, _ sourceLocation: CallSite) {
+  reportFailure(message, at: sourceLocation)
 }
 
 /// The views rendered so far, as the component's hook reports them.

@@ -1,5 +1,4 @@
 import Comonadic
-import Testing
 
 /// Runs a dispatcher's actions purely against a state: what an input does, without a component,
 /// a queue or a task.
@@ -67,26 +66,22 @@ extension TestDispatcher where S: Equatable {
   ///   - effects: The tasks, streams and cancellations expected, in order.
   public func expect(
     _ input: Input, from state: S, _ update: (inout S) -> Void = { _ in },
-    effects: [EffectStep] = [], sourceLocation: SourceLocation = #_sourceLocation
+    effects: [EffectStep] = [], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let outcome = run(input, from: state)
     var expected = state
     update(&expected)
     if expected != outcome.state {
-      Issue.record(
-        Comment(
-          rawValue: "State after \(input) differs from the expected state (− expected, + actual):\n"
-            + difference(expected: expected, actual: outcome.state)),
-        sourceLocation: sourceLocation)
+      reportFailure("State after \(input) differs from the expected state (− expected, + actual):\n"
+            + lineDiff(expected: expected, actual: outcome.state), at: sourceLocation)
     }
     if effects != outcome.effects {
-      Issue.record(
-        Comment(
-          rawValue: "Effects of \(input) differ (− expected, + actual):\n"
-            + difference(
+      reportFailure("Effects of \(input) differ (− expected, + actual):\n"
+            + lineDiff(
               expected: effects.map(\.description), actual: outcome.effects.map(\.description))
-        ),
-        sourceLocation: sourceLocation)
+        , at: sourceLocation)
     }
   }
 }

@@ -61,7 +61,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
   /// children's runs never supersede each other and a removed child's runs can be cancelled
   /// together (``cancel(namespace:)``); `project` finds the child's state in the parent's.
   func scoped<Child: Sendable>(
-    _ namespace: EffectID, embed: @escaping @Sendable (Child) -> Action,
+    _ namespace: AnyWorkID, embed: @escaping @Sendable (Child) -> Action,
     project: @escaping @Sendable (Any) -> Any? = { _ in nil }
   ) -> Dispatch<Child> {
     guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
@@ -70,7 +70,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
   }
 
   /// Cancels every run filed under a child's namespace (a removed row's).
-  func cancel(namespace: EffectID) {
+  func cancel(namespace: AnyWorkID) {
     host?.cancelAll { key in
       if case .id(let id) = key, let scoped = id.base.base as? ScopedKey {
         scoped.namespace == namespace
@@ -111,7 +111,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) -> Void)? = nil
   ) {
     host?.start(
-      .id(EffectID(id)), lifetime: lifetime, keepsRunning: whenRunning == .keep,
+      .id(AnyWorkID(id)), lifetime: lifetime, keepsRunning: whenRunning == .keep,
       operation: operation, catch: handler)
   }
 
@@ -127,7 +127,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
 
   /// Cancels the run under `id`, if any; its results, sent or queued, are dropped.
   public func cancel(id: some Hashable & Sendable) {
-    host?.cancel(.id(EffectID(id)))
+    host?.cancel(.id(AnyWorkID(id)))
   }
 }
 
@@ -153,12 +153,12 @@ public enum WhenRunning: Sendable, Hashable {
 /// Sends from a run that was superseded, cancelled, or stopped with its store are dropped.
 public struct Send<Action: Sendable>: Sendable {
   weak let host: (any EffectHost<Action>)?
-  let origin: Origin
+  let origin: Run<AnyWorkID>
   /// A child run's send: its actions embedded into the parent run's send.
   let forward: (@Sendable (Action) -> Void)?
   let liveness: (@Sendable () -> Bool)?
 
-  init(host: any EffectHost<Action>, origin: Origin) {
+  init(host: any EffectHost<Action>, origin: Run<AnyWorkID>) {
     self.host = host
     self.origin = origin
     forward = nil
@@ -166,7 +166,7 @@ public struct Send<Action: Sendable>: Sendable {
   }
 
   init(
-    origin: Origin, forward: @escaping @Sendable (Action) -> Void,
+    origin: Run<AnyWorkID>, forward: @escaping @Sendable (Action) -> Void,
     isActive: @escaping @Sendable () -> Bool
   ) {
     host = nil
@@ -198,14 +198,14 @@ public struct Send<Action: Sendable>: Sendable {
 protocol EffectHost<Action>: AnyObject, Sendable {
   associatedtype Action: Sendable
   func dispatch(_ action: Action)
-  func deliver(_ action: Action, from origin: Origin)
-  func isLive(_ origin: Origin) -> Bool
+  func deliver(_ action: Action, from origin: Run<AnyWorkID>)
+  func isLive(_ origin: Run<AnyWorkID>) -> Bool
   func start(
-    _ key: EffectKey?, lifetime: EffectLifetime, keepsRunning: Bool,
+    _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?)
-  func cancel(_ key: EffectKey)
-  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool)
+  func cancel(_ key: RunKey<AnyWorkID>)
+  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool)
   /// The store's state now, type-erased (a child's part, for a scoped host), or `nil` when the
   /// store is gone or stopped.
   func currentState() -> Any?

@@ -77,7 +77,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   deinit {
     let (tasks, waiters) = withCore { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// The state now.
@@ -87,7 +87,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public var state: State { withCore { $0.state } }
 
   /// How many effect runs are going, finite or not (for the test store).
-  package var runningEffectCount: Int { withCore { $0.effects.count } }
+  package var runningEffectCount: Int { withCore { $0.runs.count } }
 
   /// Dispatches `action`: applies it now, or queues it behind the action being handled.
   ///
@@ -108,7 +108,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       return handle(action)
     case .applied(let changed):
       let state = core.value.pointee.state
-      let observers = core.value.pointee.observers
+      let observers = core.value.pointee.subscribers
       core.unlock()
       for observer in observers where changed || !observer.onlyOnChange { observer.notify(state) }
       finishDrain()
@@ -127,14 +127,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     // A tuple, not an optional step: optionals of generic structs were copied through runtime
     // value witnesses here, which cost more than the rest of the dispatch.
     let (claimed, changed, state, observers) = withCore {
-      core -> (Bool, Bool, State, [Observer<State>]) in
-      guard !core.isStopped, !core.isDraining else {
-        if !core.isStopped { core.queue.append(.action(action, from: nil)) }
+      core -> (Bool, Bool, State, [Subscriber<State>]) in
+      guard !core.phase.isStopped, core.queue.claim() else {
+        if !core.phase.isStopped { _ = core.queue.append(.action(action, from: nil)) }
         return (false, false, core.state, [])
       }
-      core.isDraining = true
       let changed = core.apply(action, update: update)
-      return (true, changed, core.state, core.observers)
+      return (true, changed, core.state, core.subscribers)
     }
     guard claimed else { return }
     for observer in observers where changed || !observer.onlyOnChange { observer.notify(state) }
@@ -147,11 +146,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   func finishDrain() {
     // Usually nothing was dispatched meanwhile: end the drain without copying the state out.
     let (isDone, waiters) = withCore { core -> (Bool, [CheckedContinuation<Void, Never>]) in
-      guard core.isStopped || core.head >= core.queue.count else { return (false, []) }
+      guard core.phase.isStopped || !core.queue.hasNext else { return (false, []) }
       return (true, core.endDrain())
     }
     guard isDone else { return drain() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// Stops the store: effects are cancelled, observers released, later actions ignored.
@@ -160,7 +159,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public func stop() {
     let (tasks, waiters) = withCore { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// Returns when nothing is queued and no finite effect is running.
@@ -196,14 +195,14 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     onlyOnChange isEqual: (@Sendable (State, State) -> Bool)? = nil
   ) -> Subscription {
     let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).newValue
-    let entry = Observer(id: id, onlyOnChange: isEqual != nil, notify: observer)
+    let entry = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: observer)
     let mustDrain = withCore { core in
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
       return core.enqueue(.subscribe(entry))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
-      self?.withCore { core in core.observers.removeAll { $0.id == id } }
+      self?.withCore { core in core.subscribers.removeAll { $0.id == id } }
     }
   }
 
@@ -220,7 +219,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       }
       switch kind {
       case .drained:
-        for waiter in waiters { waiter.resume() }
+        waiters.resumeAll()
         return
       case .subscribed:
         for observer in observers { observer.notify(state) }

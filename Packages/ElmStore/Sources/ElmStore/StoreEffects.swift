@@ -7,11 +7,11 @@
 extension Store: EffectHost {
   @usableFromInline
   func currentState() -> Any? {
-    withCore { core in core.isStopped ? nil : core.state as Any }
+    withCore { core in core.phase.isStopped ? nil : core.state as Any }
   }
 
   @usableFromInline
-  func deliver(_ action: Action, from origin: Origin) {
+  func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
     let mustDrain = withCore { core in
       core.isLive(origin) ? core.enqueue(.action(action, from: origin)) : false
     }
@@ -19,24 +19,25 @@ extension Store: EffectHost {
   }
 
   @usableFromInline
-  func isLive(_ origin: Origin) -> Bool {
+  func isLive(_ origin: Run<AnyWorkID>) -> Bool {
     withCore { $0.isLive(origin) }
   }
 
   @usableFromInline
   func start(
-    _ key: EffectKey?, lifetime: EffectLifetime, keepsRunning: Bool,
+    _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?
   ) {
     guard
-      let (key, token, superseded) = withCore({
-        $0.register(key, isFinite: lifetime == .finite, keepsRunning: keepsRunning)
+      let (run, superseded) = withCore({ core in
+        core.phase.isStopped
+          ? nil
+          : core.runs.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
       })
     else { return }
     superseded?.cancel()
-    let origin = Origin(key: key, token: token)
-    let send = Send(host: self, origin: origin)
+    let send = Send(host: self, origin: run)
     let task = Task(executorPreference: executor) { [weak self] in
       do {
         try await operation(send)
@@ -45,26 +46,33 @@ extension Store: EffectHost {
         if let handler { handler(error, send) } else { reportUnhandled(error) }
       }
       guard let self else { return }
-      let waiters = self.withCore { $0.finish(key, token: token) }
-      for waiter in waiters { waiter.resume() }
+      let waiters = self.withCore { core in
+        core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
+      }
+      waiters.resumeAll()
     }
-    if !withCore({ $0.attach(task, to: key, token: token) }) { task.cancel() }
+    if !withCore({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
   @usableFromInline
-  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool) {
+  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
     let (tasks, waiters) = withCore { core in
-      (core.effects.keys.filter(matches).compactMap { core.remove($0) }, core.takeIdleWaiters())
+      (
+        core.runs.keys(where: matches).compactMap { core.remove($0) },
+        core.idleWaiters.take(if: core.isIdle)
+      )
     }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   @usableFromInline
-  func cancel(_ key: EffectKey) {
-    let (task, waiters) = withCore { core in (core.remove(key), core.takeIdleWaiters()) }
+  func cancel(_ key: RunKey<AnyWorkID>) {
+    let (task, waiters) = withCore { core in
+      (core.remove(key), core.idleWaiters.take(if: core.isIdle))
+    }
     task?.cancel()
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 }
 

@@ -1,5 +1,4 @@
 import ElmStore
-import Testing
 
 /// A store for tests that asserts every state change and every action effects dispatch back.
 ///
@@ -71,8 +70,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   public func send(
     _ action: Action,
     assert updateExpectingResult: ((inout State) -> Void)? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity == .on, !received.isEmpty {
       fail(
         "Must handle \(received.count) received action(s) before sending \(action):\n"
@@ -100,8 +101,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   public func receive(
     _ action: Action,
     assert updateExpectingResult: ((inout State) -> Void)? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
     received += log.drain()
     guard !received.isEmpty else {
@@ -116,7 +119,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
       guard next.action == action else {
         fail(
           "Expected to receive \(action), but received \(next.action).\n"
-            + difference(expected: action, actual: next.action),
+            + lineDiff(expected: action, actual: next.action),
           sourceLocation: sourceLocation)
         return
       }
@@ -151,7 +154,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   /// Ends the test: exhaustive, fails if a received action was not asserted or an effect is
   /// still running; then stops the store.
-  public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column) async {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
     received += log.drain()
     defer {
@@ -181,21 +186,21 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   private func check(
     _ record: Processed<State, Action>, _ updateExpectingResult: ((inout State) -> Void)?,
-    sourceLocation: SourceLocation
+    sourceLocation: CallSite
   ) {
     var expected = exhaustivity == .on ? record.before : record.after
     updateExpectingResult?(&expected)
     guard expected != record.after else { return }
     fail(
       "State after \(record.action) differs from the expected state (− expected, + actual):\n"
-        + difference(expected: expected, actual: record.after),
+        + lineDiff(expected: expected, actual: record.after),
       sourceLocation: sourceLocation)
   }
 }
 
 /// Records a test failure with `message`.
-private func fail(_ message: String, sourceLocation: SourceLocation) {
-  Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+private func fail(_ message: String, sourceLocation: CallSite) {
+  reportFailure(message, at: sourceLocation)
 }
 
 /// The actions a store applied, as its monitor reports them.

@@ -1,5 +1,4 @@
 import IOLoop
-import Testing
 
 /// A pure stepper for a ``PureApp``: feeds it inputs one at a time and asserts the exact state
 /// and outputs of each step. No handler runs; nothing is asynchronous.
@@ -42,9 +41,14 @@ public struct Stepper<App: PureApp> {
 
   /// Runs `run(input:)` on the current state and returns the new state and the outputs.
   @discardableResult
-  public mutating func step(_ input: App.Input) -> (App, App.Outputs) {
+  public mutating func step(
+    _ input: App.Input, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> (App, App.Outputs) {
     guard let state else {
-      Issue.record("Stepper: step(\(input)) before start(); call start() or init(from:) first")
+      reportFailure(
+        "Stepper: step(\(input)) before start(); call start() or init(from:) first",
+        at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
       return App.start()
     }
     let (next, outputs) = state.run(input: input)
@@ -58,8 +62,10 @@ extension Stepper where App: Equatable {
   /// Runs `start()` and checks its state and outputs.
   public mutating func start(
     expecting expected: App, _ expectedOutputs: App.Outputs,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let (actual, outputs) = start()
     check("start()", actual, outputs, expected, expectedOutputs, sourceLocation)
   }
@@ -67,9 +73,12 @@ extension Stepper where App: Equatable {
   /// Runs one step and checks its state and outputs.
   public mutating func step(
     _ input: App.Input, expecting expected: App, _ expectedOutputs: App.Outputs,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
-    let (actual, outputs) = step(input)
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let (actual, outputs) = step(
+      input, fileID: fileID, filePath: filePath, line: line, column: column)
     check(
       "step \(steps - 1) (\(describe(input)))", actual, outputs, expected, expectedOutputs,
       sourceLocation)
@@ -77,7 +86,7 @@ extension Stepper where App: Equatable {
 
   private func check(
     _ name: String, _ actual: App, _ outputs: App.Outputs, _ expected: App,
-    _ expectedOutputs: App.Outputs, _ sourceLocation: SourceLocation
+    _ expectedOutputs: App.Outputs, _ sourceLocation: CallSite
   ) {
     var failures: [String] = []
     if actual != expected {
@@ -91,9 +100,7 @@ extension Stepper where App: Equatable {
           + lineDiff(expected: expectedOutputs, actual: outputs))
     }
     guard !failures.isEmpty else { return }
-    Issue.record(
-      Comment(rawValue: (["\(name):"] + failures).joined(separator: "\n")),
-      sourceLocation: sourceLocation)
+    reportFailure((["\(name):"] + failures).joined(separator: "\n"), at: sourceLocation)
   }
 }
 

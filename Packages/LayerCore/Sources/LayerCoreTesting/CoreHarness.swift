@@ -1,5 +1,4 @@
 import LayerCore
-import Testing
 
 /// A core under test: runs its real layers (with fakes injected into their machines) on an
 /// executor of its own, and records, for every event the reducer handled, the state it led to,
@@ -41,7 +40,7 @@ public final class CoreHarness<C: Core>: Sendable {
 
   /// A harness around `core`, not started.
   public init(_ core: C) {
-    let executor = TestExecutor.make()
+    let executor = TestExecutor.acquire()
     let layerCount = core.layers.count
     let record = Record(layers: layerCount)
     self.executor = executor
@@ -56,7 +55,7 @@ public final class CoreHarness<C: Core>: Sendable {
 
   deinit {
     flow.stop()
-    executor.recycle()
+    executor.release()
   }
 
   /// Starts the flow (every machine's `process(nil)`, in layer order) and settles.
@@ -93,8 +92,10 @@ public final class CoreHarness<C: Core>: Sendable {
   /// in order, and, if given, the state now.
   public func expect(
     events expected: [C.Event], state expectedState: C.State? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) where C.Event: Equatable, C.State: Equatable {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let events = record.takeEvents()
     var failures: [String] = []
     if events != expected {
@@ -114,8 +115,10 @@ public final class CoreHarness<C: Core>: Sendable {
   /// Checks the inputs layer `layer`'s machine received since the last check of that layer
   /// (or since the start), in order.
   public func expect<Input: Equatable & Sendable>(
-    layer: Int, received expected: [Input], sourceLocation: SourceLocation = #_sourceLocation
+    layer: Int, received expected: [Input], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard checkIndex(layer, sourceLocation) else { return }
     let received = record.takeReceived(by: layer)
     let typed = received.compactMap { $0 as? Input }
@@ -136,8 +139,10 @@ public final class CoreHarness<C: Core>: Sendable {
   /// Checks the events layer `layer` emitted since the last check of that layer's events (or
   /// since the start), in order.
   public func expect(
-    layer: Int, emitted expected: [C.Event], sourceLocation: SourceLocation = #_sourceLocation
+    layer: Int, emitted expected: [C.Event], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) where C.Event: Equatable {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard checkIndex(layer, sourceLocation) else { return }
     let emitted = record.takeEmitted(by: layer)
     guard emitted != expected else { return }
@@ -146,16 +151,15 @@ public final class CoreHarness<C: Core>: Sendable {
       sourceLocation)
   }
 
-  private func checkIndex(_ layer: Int, _ sourceLocation: SourceLocation) -> Bool {
+  private func checkIndex(_ layer: Int, _ sourceLocation: CallSite) -> Bool {
     guard !(0..<layerCount).contains(layer) else { return true }
     report(["no layer \(layer): the core has \(layerCount) layers"], sourceLocation)
     return false
   }
 
-  private func report(_ failures: [String], _ sourceLocation: SourceLocation) {
+  private func report(_ failures: [String], _ sourceLocation: CallSite) {
     guard !failures.isEmpty else { return }
-    Issue.record(
-      Comment(rawValue: failures.joined(separator: "\n")), sourceLocation: sourceLocation)
+    reportFailure(failures.joined(separator: "\n"), at: sourceLocation)
   }
 
   /// Everything recorded, guarded by a lock: steps and how far each kind was checked.

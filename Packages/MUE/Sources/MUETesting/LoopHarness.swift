@@ -1,5 +1,4 @@
 import MUE
-import Testing
 
 /// A loop under test: runs the real update and effect handler (with fakes injected into it) on
 /// an executor of its own, and records every state it published and every effect it started.
@@ -43,7 +42,7 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
   /// A harness around a loop of `update` and `effectHandler` starting from `state`; it
   /// observes the loop at once, so ``states`` begins with `state`.
   public init(update: U, effectHandler: H, state: U.State) {
-    let executor = TestExecutor.make()
+    let executor = TestExecutor.acquire()
     let record = self.record
     self.executor = executor
     loop = Loop(
@@ -65,7 +64,7 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
 
   deinit {
     loop.stop()
-    executor.recycle()
+    executor.release()
   }
 
   /// Starts the loop and settles.
@@ -111,8 +110,10 @@ extension LoopHarness where U.Effect: Equatable {
   /// the harness was made), in order, and moves past them.
   public func expect(
     states expectedStates: [U.State], effects expectedEffects: [U.Effect],
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let (states, steps) = record.withLock { record in
       defer {
         record.checkedStates = record.states.count
@@ -135,10 +136,7 @@ extension LoopHarness where U.Effect: Equatable {
     }
     guard !failures.isEmpty else { return }
     let inputs = steps.map(\.input).joined(separator: ", ")
-    Issue.record(
-      Comment(
-        rawValue: (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
-          .joined(separator: "\n")),
-      sourceLocation: sourceLocation)
+    reportFailure((["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
+          .joined(separator: "\n"), at: sourceLocation)
   }
 }

@@ -1,5 +1,4 @@
 import MUE
-import Testing
 
 /// A pure given/when/then spec for an ``Update``, in the spirit of Mobius's `UpdateSpec`: given a
 /// state, when events (or effect results) arrive, then the state is this and exactly these
@@ -107,8 +106,10 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
   public func then(
     state expected: U.State, effects expectedEffects: [U.Effect] = [],
     cancellations expectedCancellations: [U.Effect.ID] = [],
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     var failures: [String] = []
     if state != expected {
       failures.append(
@@ -125,15 +126,15 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
     }
     guard !failures.isEmpty else { return }
     let header = "when \(inputs.joined(separator: ", ")):"
-    Issue.record(
-      Comment(rawValue: ([header] + failures).joined(separator: "\n")),
-      sourceLocation: sourceLocation)
+    reportFailure(([header] + failures).joined(separator: "\n"), at: sourceLocation)
   }
 
   /// Checks that the inputs changed nothing and dispatched and cancelled nothing.
   public func thenNoChange(
-    from given: U.State, sourceLocation: SourceLocation = #_sourceLocation
+    from given: U.State, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     then(state: given, sourceLocation: sourceLocation)
   }
 }

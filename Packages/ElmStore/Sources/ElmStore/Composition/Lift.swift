@@ -54,7 +54,7 @@ extension Effect {
     action: ActionPath<ParentAction, Action>
   ) -> Effect<ParentState, ParentAction> {
     guard let body else { return .none }
-    let namespace = EffectID(path)
+    let namespace = AnyWorkID(path)
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       guard let childAction = action.extract(parentAction) else { return }
       body(
@@ -73,7 +73,7 @@ extension Effect {
     action: ActionPath<ParentAction, (id: ID, action: Action)>
   ) -> Effect<ParentState, ParentAction> {
     guard let body else { return .none }
-    let list = EffectID(path)
+    let list = AnyWorkID(path)
     // The elements whose effect ran: checked after each action, so a removed element's runs
     // are cancelled whatever removed it.
     let started = Lock<Set<ID>>([])
@@ -84,7 +84,7 @@ extension Effect {
         body(
           child, childAction,
           dispatch.scoped(
-            EffectID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
+            AnyWorkID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
             project: { ($0 as? ParentState)?[keyPath: path][id: id].map { $0 as Any } }))
       }
       let gone = started.withLock { ids -> [ID] in
@@ -93,7 +93,7 @@ extension Effect {
         ids.subtract(gone)
         return Array(gone)
       }
-      for id in gone { dispatch.cancel(namespace: EffectID(ElementNamespace(list: list, id: id))) }
+      for id in gone { dispatch.cancel(namespace: AnyWorkID(ElementNamespace(list: list, id: id))) }
     }
   }
 
@@ -117,6 +117,6 @@ extension Effect {
 
 /// The namespace of one element's runs.
 struct ElementNamespace<ID: Hashable & Sendable>: Hashable, Sendable {
-  let list: EffectID
+  let list: AnyWorkID
   let id: ID
 }

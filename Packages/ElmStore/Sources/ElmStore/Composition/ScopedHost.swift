@@ -2,8 +2,8 @@ import Synchronization
 
 /// A run's key inside a child's namespace: the child's own key, filed under the child.
 struct ScopedKey: Hashable, Sendable {
-  let namespace: EffectID
-  let inner: EffectKey
+  let namespace: AnyWorkID
+  let inner: RunKey<AnyWorkID>
 }
 
 /// An ``EffectHost`` for a child's actions: embeds them into its parent's and, given a
@@ -15,12 +15,12 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
   private weak let weakParent: (any EffectHost<Parent>)?
   private let strongParent: (any EffectHost<Parent>)?
   private let embed: @Sendable (Child) -> Parent
-  private let namespace: EffectID?
+  private let namespace: AnyWorkID?
   private let project: @Sendable (Any) -> Any?
 
   init(
     parent: any EffectHost<Parent>, embed: @escaping @Sendable (Child) -> Parent,
-    namespace: EffectID?, project: @escaping @Sendable (Any) -> Any?
+    namespace: AnyWorkID?, project: @escaping @Sendable (Any) -> Any?
   ) {
     self.project = project
     if parent is any ScopedHostMarker || parent is any ClosureHostMarker {
@@ -36,21 +36,21 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
 
   private var parent: (any EffectHost<Parent>)? { strongParent ?? weakParent }
 
-  private func scoped(_ key: EffectKey) -> EffectKey {
+  private func scoped(_ key: RunKey<AnyWorkID>) -> RunKey<AnyWorkID> {
     guard let namespace else { return key }
-    return .id(EffectID(ScopedKey(namespace: namespace, inner: key)))
+    return .id(AnyWorkID(ScopedKey(namespace: namespace, inner: key)))
   }
 
   func dispatch(_ action: Child) { parent?.dispatch(embed(action)) }
 
-  func deliver(_ action: Child, from origin: Origin) {
+  func deliver(_ action: Child, from origin: Run<AnyWorkID>) {
     parent?.deliver(embed(action), from: origin)
   }
 
-  func isLive(_ origin: Origin) -> Bool { parent?.isLive(origin) ?? false }
+  func isLive(_ origin: Run<AnyWorkID>) -> Bool { parent?.isLive(origin) ?? false }
 
   func start(
-    _ key: EffectKey?, lifetime: EffectLifetime, keepsRunning: Bool,
+    _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Child>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Child>) -> Void)?
   ) {
@@ -68,11 +68,11 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
       operation: { send in try await operation(send.map(embed)) }, catch: mappedHandler)
   }
 
-  func cancel(_ key: EffectKey) { parent?.cancel(scoped(key)) }
+  func cancel(_ key: RunKey<AnyWorkID>) { parent?.cancel(scoped(key)) }
 
   func currentState() -> Any? { parent?.currentState().flatMap(project) }
 
-  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool) {
+  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
     guard let namespace else {
       parent?.cancelAll(where: matches)
       return
@@ -99,8 +99,7 @@ extension ClosureHost: ClosureHostMarker {}
 final class ClosureHost<Action: Sendable>: EffectHost {
   private let executor: (any TaskExecutor)?
   private let dispatch: @Sendable (Action) -> Void
-  private let runs = Lock<(next: Int, tasks: [EffectKey: (token: Int, task: Task<Void, Never>)])>(
-    (1, [:]))
+  private let runs = Lock(RunRegistry<AnyWorkID>())
 
   init(executor: (any TaskExecutor)?, dispatch: @escaping @Sendable (Action) -> Void) {
     self.executor = executor
@@ -114,29 +113,23 @@ final class ClosureHost<Action: Sendable>: EffectHost {
 
   func currentState() -> Any? { nil }
 
-  func deliver(_ action: Action, from origin: Origin) {
+  func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
     if isLive(origin) { dispatch(action) }
   }
 
-  func isLive(_ origin: Origin) -> Bool {
-    runs.withLock { $0.tasks[origin.key]?.token == origin.token }
-  }
+  func isLive(_ origin: Run<AnyWorkID>) -> Bool { runs.withLock { $0.isLive(origin) } }
 
   func start(
-    _ key: EffectKey?, lifetime: EffectLifetime, keepsRunning: Bool,
+    _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?
   ) {
-    let registered = runs.withLock { runs -> (EffectKey, Int, Task<Void, Never>?)? in
-      if keepsRunning, let key, runs.tasks[key] != nil { return nil }
-      let token = runs.next
-      runs.next += 1
-      let key = key ?? .anonymous(token)
-      return (key, token, runs.tasks[key]?.task)
+    let started = runs.withLock {
+      $0.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
     }
-    guard let (key, token, superseded) = registered else { return }
+    guard let (run, superseded) = started else { return }
     superseded?.cancel()
-    let send = Send(host: self, origin: Origin(key: key, token: token))
+    let send = Send(host: self, origin: run)
     let task = Task(executorPreference: executor) {
       do {
         try await operation(send)
@@ -145,17 +138,16 @@ final class ClosureHost<Action: Sendable>: EffectHost {
         handler?(error, send)
       }
     }
-    runs.withLock { $0.tasks[key] = (token, task) }
+    if !runs.withLock({ $0.attach(task, to: run) }) { task.cancel() }
   }
 
-  func cancel(_ key: EffectKey) {
-    runs.withLock { $0.tasks.removeValue(forKey: key) }?.task.cancel()
+  func cancel(_ key: RunKey<AnyWorkID>) {
+    runs.withLock { $0.remove(key) }?.task?.cancel()
   }
 
-  func cancelAll(where matches: @escaping @Sendable (EffectKey) -> Bool) {
+  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
     let cancelled = runs.withLock { runs in
-      let keys = runs.tasks.keys.filter(matches)
-      return keys.compactMap { runs.tasks.removeValue(forKey: $0)?.task }
+      runs.keys(where: matches).compactMap { runs.remove($0)?.task }
     }
     for task in cancelled { task.cancel() }
   }

@@ -1,11 +1,14 @@
-import Comonadic
+// Vendored from Kernel/Testing/TestExecutor.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
 import Foundation
 
-/// A serial executor on its own thread that can tell when it has nothing left to run.
+/// A serial task executor on a thread of its own that can tell when it has nothing left to run.
 ///
-/// A ``ComponentHarness`` runs every effect here, so "every job has run and none is queued" means
-/// every effect has finished or is suspended on something outside the component (a clock, a
-/// service): the moment to check what the effects dispatched, without ever sleeping.
+/// A test tool runs every effect of the runtime under test here (the runtime creates its tasks
+/// with this executor as their preference), so "no job queued or running" means every effect has
+/// finished or is suspended on something outside the runtime (a clock, a fake service): the
+/// moment to look at what happened, without sleeping.
 final class TestExecutor: TaskExecutor, @unchecked Sendable {
   // @unchecked: every stored var below is read and written only while `condition` is locked.
   private let condition = NSCondition()
@@ -13,24 +16,31 @@ final class TestExecutor: TaskExecutor, @unchecked Sendable {
   private var isRunningJob = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// Executors are kept for reuse: a task keeps its executor preference for life, so an
-  /// executor and its thread must outlive every task that ever preferred it.
-  private static let pool = Lock<[TestExecutor]>([])
+  /// Executors kept for reuse. A task keeps its executor preference for life, so an executor
+  /// and its thread must outlive every task that ever preferred it: they are never destroyed.
+  private static let pool = NSLock()
+  nonisolated(unsafe) private static var idle: [TestExecutor] = []
 
   private init() {
+    // The thread holds the executor strongly, so an executor a test never gives back stays
+    // alive as long as the tasks that prefer it.
     let thread = Thread { self.runJobs() }
-    thread.name = "ComonadicTesting.TestExecutor"
+    thread.name = "TestExecutor"
     thread.start()
   }
 
-  /// An executor no other harness is using; give it back with ``release()``.
+  /// An executor no other test is using; give it back with ``release()``.
   static func acquire() -> TestExecutor {
-    pool.withLock { $0.popLast() } ?? TestExecutor()
+    pool.lock()
+    defer { pool.unlock() }
+    return idle.popLast() ?? TestExecutor()
   }
 
-  /// Returns this executor to the pool.
+  /// Returns this executor to the pool, for the next test.
   func release() {
-    Self.pool.withLock { $0.append(self) }
+    Self.pool.lock()
+    Self.idle.append(self)
+    Self.pool.unlock()
   }
 
   func enqueue(_ job: consuming ExecutorJob) {

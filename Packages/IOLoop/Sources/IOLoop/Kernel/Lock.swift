@@ -1,3 +1,6 @@
+// Vendored from Kernel/Runtime/Lock.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

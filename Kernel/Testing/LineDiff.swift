@@ -1,10 +1,14 @@
-/// A line diff of two values' `dump`s: unchanged lines indented, removed ones marked `−`
-/// (expected) and added ones `+` (actual). Lines come from a longest common subsequence, so a
-/// change in one field shows as one pair of lines.
+/// A line diff of two values' `dump`s: unchanged lines indented by two spaces, lines only in
+/// the expected value marked `−` and lines only in the actual value marked `+`. Lines pair up
+/// along a longest common subsequence, so a change in one field shows as one pair of lines.
+/// Empty when the dumps are equal.
+///
+/// - Complexity: O(*n* × *m*) for dumps of *n* and *m* lines.
 func lineDiff<Value>(expected: Value, actual: Value) -> String {
-  let old = dumped(expected)
-  let new = dumped(actual)
-  // lengths[i][j]: the longest common subsequence of old[i...] and new[j...].
+  let old = dumpedLines(expected)
+  let new = dumpedLines(actual)
+  guard old != new else { return "" }
+  // lengths[i][j]: the length of the longest common subsequence of old[i...] and new[j...].
   var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
   for i in stride(from: old.count - 1, through: 0, by: -1) {
     for j in stride(from: new.count - 1, through: 0, by: -1) {
@@ -16,20 +20,20 @@ func lineDiff<Value>(expected: Value, actual: Value) -> String {
   var (i, j) = (0, 0)
   while i < old.count || j < new.count {
     if i < old.count, j < new.count, old[i] == new[j] {
-      lines.append("    \(old[i])")
+      lines.append("  \(old[i])")
       (i, j) = (i + 1, j + 1)
     } else if j == new.count || (i < old.count && lengths[i + 1][j] >= lengths[i][j + 1]) {
-      lines.append("  − \(old[i])")
+      lines.append("− \(old[i])")
       i += 1
     } else {
-      lines.append("  + \(new[j])")
+      lines.append("+ \(new[j])")
       j += 1
     }
   }
   return lines.joined(separator: "\n")
 }
 
-func dumped<Value>(_ value: Value) -> [String] {
+private func dumpedLines<Value>(_ value: Value) -> [String] {
   var text = ""
   dump(value, to: &text)
   return text.split(separator: "\n").map(String.init)

@@ -1,0 +1,88 @@
+/// The queue a runtime handles its messages from, one at a time, in order (R2).
+///
+/// Whoever appends to an empty, undrained queue claims the *drain*: it takes messages with
+/// ``next()`` until none is left, then calls ``endDrain()``. Everyone else only appends. Kept
+/// inside the runtime's ``Lock``; the drainer handles each message after unlocking.
+///
+/// Taken messages stay in the buffer until the drain ends, except that a long drain (a fast
+/// stream, observers that keep sending) drops them now and then, so it never keeps them all.
+@usableFromInline
+package struct DrainQueue<Message> {
+  @usableFromInline var messages: [Message] = []
+  /// The index of the next message to take.
+  @usableFromInline var head = 0
+  /// Whether a caller is draining the queue.
+  @usableFromInline package private(set) var isDraining = false
+
+  @inlinable package init() {}
+
+  /// Whether a message waits to be taken.
+  @inlinable package var hasNext: Bool { head < messages.count }
+
+  /// The next message, without taking it.
+  @inlinable package var peek: Message? { head < messages.count ? messages[head] : nil }
+
+  /// Appends `message` and returns whether the caller must drain: `mayDrain` and nobody else
+  /// is draining. A runtime that has not started passes `mayDrain: false`, so messages wait.
+  @inlinable
+  package mutating func append(_ message: Message, mayDrain: Bool = true) -> Bool {
+    messages.append(message)
+    return mayDrain && claim()
+  }
+
+  /// Claims the drain; returns `false` when somebody else has it.
+  @inlinable
+  package mutating func claim() -> Bool {
+    guard !isDraining else { return false }
+    isDraining = true
+    return true
+  }
+
+  /// Takes the next message, or returns `nil` when none is left (the drain goes on until
+  /// ``endDrain()``).
+  @inlinable
+  package mutating func next() -> Message? {
+    guard head < messages.count else { return nil }
+    let message = messages[head]
+    head += 1
+    if head >= 1024, head * 2 >= messages.count {
+      messages.removeFirst(head)
+      head = 0
+    }
+    return message
+  }
+
+  /// Ends the drain. Messages not taken yet stay queued (a runtime that stopped taking them
+  /// before `start()` keeps them for later).
+  ///
+  /// - Parameter keepingCapacity: Whether to keep the buffer for the next drain.
+  @inlinable
+  package mutating func endDrain(keepingCapacity: Bool = true) {
+    if head >= messages.count {
+      if !messages.isEmpty { messages.removeAll(keepingCapacity: keepingCapacity) }
+    } else if head > 0 {
+      messages.removeSubrange(..<head)
+    }
+    head = 0
+    isDraining = false
+  }
+
+  /// Drops the messages not taken yet that match `shouldRemove` (what a cancelled run sent).
+  ///
+  /// - Complexity: O(*n*) in the messages not taken yet.
+  @inlinable
+  package mutating func removePending(where shouldRemove: (Message) -> Bool) {
+    guard head < messages.count else { return }
+    let kept = messages[head...].filter { !shouldRemove($0) }
+    messages.removeSubrange(head...)
+    messages.append(contentsOf: kept)
+  }
+
+  /// Drops every message and frees the buffer (the runtime stopped). A drain in progress sees
+  /// an empty queue next.
+  @inlinable
+  package mutating func removeAll() {
+    messages = []
+    head = 0
+  }
+}

@@ -1,0 +1,23 @@
+// Vendored from Kernel/Runtime/Phase.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
+/// Where a runtime is in its life: one value instead of `isStarted` and `isStopped` flags.
+///
+/// A runtime that starts as it is made begins at ``running``; one with a separate `start()`
+/// begins at ``created``, queueing what is sent until then. ``stopped`` is for good (R6):
+/// nothing is applied, delivered or started after it.
+@usableFromInline
+package enum Phase: Sendable, Hashable {
+  /// Made, not started: messages wait in the queue.
+  case created
+  /// Handling messages.
+  case running
+  /// Stopped for good.
+  case stopped
+
+  /// Whether messages are handled now.
+  @inlinable package var isRunning: Bool { self == .running }
+
+  /// Whether the runtime has stopped.
+  @inlinable package var isStopped: Bool { self == .stopped }
+}
