@@ -30,10 +30,8 @@ extension Store: EffectHost {
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?
   ) {
     guard
-      let (run, superseded) = withCore({ core in
-        core.phase.isStopped
-          ? nil
-          : core.runs.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
+      let (run, superseded) = withCore({
+        $0.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
       })
     else { return }
     superseded?.cancel()

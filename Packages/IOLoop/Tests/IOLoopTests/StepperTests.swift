@@ -29,7 +29,7 @@ import Testing
       let message = issue.comments.map(\.rawValue).joined()
       return message.contains("step 1 (increment):")
         && message.contains("state differs: (− expected, + actual)")
-        && message.contains("  −   - count: 2") && message.contains("  +   - count: 1")
+        && message.contains("−   - count: 2") && message.contains("+   - count: 1")
         && !message.contains("outputs differ")
     }
     // It goes on from the actual state.

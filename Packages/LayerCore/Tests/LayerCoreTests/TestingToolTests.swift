@@ -63,7 +63,7 @@ import Testing
       return message.contains(
         "events reduced differ:\n  expected: [increment]\n  actual:   [loaded(4)]")
         && message.contains("state differs: (− expected, + actual)")
-        && message.contains("  −   - count: 5") && message.contains("  +   - count: 4")
+        && message.contains("−   - count: 5") && message.contains("+   - count: 4")
     }
   }
 
@@ -88,7 +88,7 @@ import Testing
     } matching: { issue in
       let message = issue.comments.map(\.rawValue).joined()
       return message.contains("layer 0 received differently: (− expected, + actual)")
-        && message.contains("  −   - 6") && message.contains("  +   - 5")
+        && message.contains("−   - 6") && message.contains("+   - 5")
     }
     await harness.send(.increment)
     withKnownIssue {

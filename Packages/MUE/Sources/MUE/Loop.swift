@@ -61,25 +61,23 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   deinit {
     let (tasks, waiters) = core.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// The state now.
   public var state: State { core.withLock { $0.state } }
 
   /// Whether ``start()`` was called.
-  public var isStarted: Bool { core.withLock { $0.isStarted } }
+  public var isStarted: Bool { core.withLock { $0.phase != .created } }
 
   /// Applies the update's ``Update/first(state:)`` and starts its effects; then handles the
   /// events sent so far. Calling it again, or after ``stop()``, does nothing.
   public func start() {
     let mustDrain = core.withLock { core -> Bool in
-      guard !core.isStarted, !core.isStopped else { return false }
-      core.isStarted = true
-      core.queue.insert(.start, at: core.head)
-      guard !core.isDraining else { return false }
-      core.isDraining = true
-      return true
+      guard core.phase == .created else { return false }
+      core.phase = .running
+      core.queue.insertNext(.start)
+      return core.queue.claim()
     }
     if mustDrain { drain() }
   }
@@ -95,8 +93,8 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     // Straight-line locking: one lock when nothing watches and the update starts no effect.
     core.lock()
     let locked = core.value
-    if locked.pointee.isStopped { return core.unlock() }
-    if locked.pointee.isDraining || !locked.pointee.isStarted || monitor != nil {
+    if locked.pointee.phase.isStopped { return core.unlock() }
+    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning || monitor != nil {
       let mustDrain = locked.pointee.enqueue(.event(event))
       core.unlock()
       if mustDrain { drain() }
@@ -105,7 +103,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     let result = update.handle(event: event, locked.pointee.state)
     if result.effects.isEmpty, result.cancellations.isEmpty {
       guard let next = result.state else { return core.unlock() }
-      if locked.pointee.observers.isEmpty {
+      if locked.pointee.subscribers.isEmpty {
         locked.pointee.state = next
         return core.unlock()
       }
@@ -113,13 +111,13 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       // Only observers to tell: claim the drain, notify outside the lock, then hand over to
       // `drain` for whatever they or other threads sent meanwhile.
       locked.pointee.state = next
-      locked.pointee.isDraining = true
-      let observers = locked.pointee.observers
+      _ = locked.pointee.queue.claim()
+      let observers = locked.pointee.subscribers
       core.unlock()
       for observer in observers { observer.notify(next) }
       return drain()
     }
-    locked.pointee.isDraining = true
+    _ = locked.pointee.queue.claim()
     let step = locked.pointee.apply(result)
     core.unlock()
     perform(step)
@@ -137,7 +135,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   public func stop() {
     let (tasks, waiters) = core.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// Returns when nothing is queued or handled and no effect handler is running.
@@ -169,10 +167,10 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       id += 1
       return id
     }
-    let mustDrain = core.withLock { $0.enqueue(.subscribe(Observer(id: id, notify: observer))) }
+    let mustDrain = core.withLock { $0.enqueue(.subscribe(Subscriber(id: id, notify: observer))) }
     if mustDrain { drain() }
     return Subscription { [weak self] in
-      self?.core.withLock { core in core.observers.removeAll { $0.id == id } }
+      self?.core.withLock { core in core.subscribers.removeAll { $0.id == id } }
     }
   }
 
@@ -198,14 +196,12 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     while true {
       core.lock()
       let locked = core.value
-      guard locked.pointee.hasNext else {
+      guard locked.pointee.hasNext, let message = locked.pointee.queue.next() else {
         let waiters = locked.pointee.endDrain()
         core.unlock()
-        for waiter in waiters { waiter.resume() }
+        waiters.resumeAll()
         return
       }
-      let message = locked.pointee.queue[locked.pointee.head]
-      locked.pointee.head += 1
       let before = locked.pointee.state
       let input: Processed<State, Event, Effect>.Input
       let result: UpdateResult<State, Effect>
@@ -221,7 +217,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
         input = .result(value)
         result = update.handle(result: value, before)
       case .subscribe(let observer):
-        locked.pointee.observers.append(observer)
+        locked.pointee.subscribers.append(observer)
         core.unlock()
         observer.notify(before)
         continue
@@ -262,7 +258,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       }
       self?.finish(run)
     }
-    if !core.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+    if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
   /// Queues `value` from `run` if that run is still live; returns whether it was.
@@ -278,14 +274,18 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
 
   @usableFromInline
   func becomeLongLived(_ run: Run<Effect.ID>) {
-    let waiters = core.withLock { $0.becomeLongLived(run) }
-    for waiter in waiters { waiter.resume() }
+    let waiters = core.withLock { core in
+      core.runs.becomeLongLived(run) ? core.idleWaiters.take(if: core.isIdle) : []
+    }
+    waiters.resumeAll()
   }
 
   @usableFromInline
   func finish(_ run: Run<Effect.ID>) {
-    let waiters = core.withLock { $0.finish(run) }
-    for waiter in waiters { waiter.resume() }
+    let waiters = core.withLock { core in
+      core.isLive(run) && core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
+    }
+    waiters.resumeAll()
   }
 }
 

@@ -134,8 +134,7 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
     from given: U.State, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
-    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    then(state: given, sourceLocation: sourceLocation)
+    then(state: given, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 

@@ -37,7 +37,7 @@ import Testing
       let message = issue.comments.map(\.rawValue).joined()
       return message.contains("when increment, increment:")
         && message.contains("state differs: (− expected, + actual)")
-        && message.contains("  −   - count: 3") && message.contains("  +   - count: 2")
+        && message.contains("−   - count: 3") && message.contains("+   - count: 2")
         && !message.contains("effects differ")
     }
   }
@@ -95,7 +95,7 @@ import Testing
       let message = issue.comments.map(\.rawValue).joined()
       return message.contains("after first(state:), echo(1), result echoed(1):")
         && message.contains("published states differ: (− expected, + actual)")
-        && message.contains("  −       - 2") && message.contains("  +       - 1")
+        && message.contains("−       - 2") && message.contains("+       - 1")
         && !message.contains("effects differ")
     }
   }

@@ -128,7 +128,7 @@ final class ClosureHost<Action: Sendable>: EffectHost {
       $0.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
     }
     guard let (run, superseded) = started else { return }
-    superseded?.cancel()
+    superseded?.task?.cancel()
     let send = Send(host: self, origin: run)
     let task = Task(executorPreference: executor) {
       do {

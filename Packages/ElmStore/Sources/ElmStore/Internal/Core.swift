@@ -148,11 +148,30 @@ struct Core<State: Sendable, Action: Sendable> {
   /// its task to cancel.
   @usableFromInline
   mutating func remove(_ key: RunKey<AnyWorkID>) -> Task<Void, Never>? {
-    guard let (run, task) = runs.remove(key) else { return nil }
+    runs.remove(key).flatMap { dropActions(of: $0) }
+  }
+
+  /// Drops the actions a removed run queued that were not handled yet; returns its task to
+  /// cancel.
+  @usableFromInline
+  mutating func dropActions(of removed: RunRegistry<AnyWorkID>.Removed) -> Task<Void, Never>? {
     queue.removePending {
-      if case .action(_, let from?) = $0 { from == run } else { false }
+      if case .action(_, let from?) = $0 { from == removed.run } else { false }
     }
-    return task
+    return removed.task
+  }
+
+  /// Files a new run under `key` (see ``RunRegistry/start(_:isFinite:replacing:)``) and drops
+  /// what the run it supersedes queued. Returns the run and the superseded task to cancel;
+  /// `nil` after stop or when a running one is kept.
+  @usableFromInline
+  mutating func start(_ key: RunKey<AnyWorkID>?, isFinite: Bool, replacing: Bool) -> (
+    run: Run<AnyWorkID>, superseded: Task<Void, Never>?
+  )? {
+    guard !phase.isStopped,
+      let (run, superseded) = runs.start(key, isFinite: isFinite, replacing: replacing)
+    else { return nil }
+    return (run, superseded.flatMap { dropActions(of: $0) })
   }
 
   /// Whether `run` may still deliver actions.

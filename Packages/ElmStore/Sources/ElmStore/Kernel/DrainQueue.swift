@@ -33,6 +33,13 @@ package struct DrainQueue<Message> {
     return mayDrain && claim()
   }
 
+  /// Puts `message` before every message not taken yet (`start()` goes before the events sent
+  /// ahead of it).
+  @inlinable
+  package mutating func insertNext(_ message: Message) {
+    messages.insert(message, at: head)
+  }
+
   /// Claims the drain; returns `false` when somebody else has it.
   @inlinable
   package mutating func claim() -> Bool {

@@ -58,6 +58,9 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     }
   }
 
+  /// A run taken out of the registry, with its task to cancel after unlocking.
+  @usableFromInline package typealias Removed = (run: Run<ID>, task: Task<Void, Never>?)
+
   @usableFromInline var entries: [RunKey<ID>: Entry] = [:]
   @usableFromInline var nextToken = 1
   /// How many runs are finite.
@@ -83,17 +86,17 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   ///   - isFinite: Whether `idle()` waits for the run.
   ///   - replacing: What to do when a run under `key` is going: cancel it (`true`, the latest
   ///     wins) or keep it and start nothing (`false`, the first wins).
-  /// - Returns: The run, and the task of the run it supersedes (to cancel after unlocking);
-  ///   `nil` when a run is kept instead.
+  /// - Returns: The run, and the run it supersedes (drop what that one queued, and cancel its
+  ///   task after unlocking); `nil` when a run is kept instead.
   @inlinable
   package mutating func start(
     _ key: RunKey<ID>?, isFinite: Bool, replacing: Bool = true
-  ) -> (run: Run<ID>, superseded: Task<Void, Never>?)? {
+  ) -> (run: Run<ID>, superseded: Removed?)? {
     if !replacing, let key, entries[key] != nil { return nil }
     let token = nextToken
     nextToken += 1
     let key = key ?? .anonymous(token)
-    let superseded = remove(key)?.task
+    let superseded = remove(key)
     entries[key] = Entry(token: token, task: nil, isFinite: isFinite)
     if isFinite { finiteCount += 1 }
     return (Run(key: key, token: token), superseded)
@@ -104,7 +107,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   @inlinable
   package mutating func start(
     id: ID?, isFinite: Bool, replacing: Bool = true
-  ) -> (run: Run<ID>, superseded: Task<Void, Never>?)? {
+  ) -> (run: Run<ID>, superseded: Removed?)? {
     start(id.map(RunKey.id), isFinite: isFinite, replacing: replacing)
   }
 
@@ -132,7 +135,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Removes the run under `key`: the run and its task (to cancel after unlocking), or `nil`
   /// when none is going. The caller drops what the run queued.
   @inlinable
-  package mutating func remove(_ key: RunKey<ID>) -> (run: Run<ID>, task: Task<Void, Never>?)? {
+  package mutating func remove(_ key: RunKey<ID>) -> Removed? {
     guard let entry = entries.removeValue(forKey: key) else { return nil }
     if entry.isFinite { finiteCount -= 1 }
     return (Run(key: key, token: entry.token), entry.task)
