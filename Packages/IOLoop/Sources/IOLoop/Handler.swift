@@ -72,14 +72,14 @@ public struct IOContext<IO: IOType>: Sendable {
   ) {
     let slot = self.slot
     let host = self.host
-    host.startRun(slot: slot, id: id.map { WorkID($0) }, lifetime: lifetime) { [weak host] run in
+    host.startRun(slot: slot, id: id.map { AnyWorkID($0) }, lifetime: lifetime) { [weak host] run in
       await operation(IOSender(host: host, slot: slot, run: run))
     }
   }
 
   /// Cancels the running work with `id` (of this IO type), if any, and drops its later inputs.
   public func cancel(id: some Hashable & Sendable) {
-    host.cancelRun(slot: slot, id: WorkID(id))
+    host.cancelRun(slot: slot, id: AnyWorkID(id))
   }
 }
 
@@ -87,9 +87,9 @@ public struct IOContext<IO: IOType>: Sendable {
 public struct IOSender<IO: IOType>: Sendable {
   weak let host: (any IOHost)?
   let slot: Int
-  let run: RunToken
+  let run: Run<SlotWork>
 
-  init(host: (any IOHost)?, slot: Int, run: RunToken) {
+  init(host: (any IOHost)?, slot: Int, run: Run<SlotWork>) {
     self.host = host
     self.slot = slot
     self.run = run

@@ -62,7 +62,7 @@ where
   deinit {
     let (tasks, waiters) = core.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// The state now.
@@ -72,12 +72,10 @@ where
   /// again, or after ``stop()``, does nothing.
   public func start() {
     let mustDrain = core.withLock { core -> Bool in
-      guard !core.isStarted, !core.isStopped else { return false }
-      core.isStarted = true
-      core.queue.insert(.start, at: core.head)
-      guard !core.isDraining else { return false }
-      core.isDraining = true
-      return true
+      guard core.phase == .created else { return false }
+      core.phase = .running
+      core.queue.insertNext(.start)
+      return core.queue.claim()
     }
     if mustDrain { drain() }
   }
@@ -110,8 +108,8 @@ where
   public func send(_ input: App.Input) {
     core.lock()
     let locked = core.value
-    if locked.pointee.isStopped { return core.unlock() }
-    if locked.pointee.isDraining || !locked.pointee.isStarted {
+    if locked.pointee.phase.isStopped { return core.unlock() }
+    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
       let mustDrain = locked.pointee.enqueue(.input(input, from: nil))
       core.unlock()
       if mustDrain { drain() }
@@ -119,7 +117,7 @@ where
     }
     let outputs = locked.pointee.step(input)
     if outputs.isEmpty { return core.unlock() }
-    locked.pointee.isDraining = true
+    _ = locked.pointee.queue.claim()
     core.unlock()
     handle(outputs)
     drain()
@@ -131,7 +129,7 @@ where
   public func stop() {
     let (tasks, waiters) = core.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
@@ -153,14 +151,12 @@ where
     while true {
       core.lock()
       let locked = core.value
-      guard !locked.pointee.isStopped, locked.pointee.head < locked.pointee.queue.count else {
+      guard !locked.pointee.phase.isStopped, let message = locked.pointee.queue.next() else {
         let waiters = locked.pointee.endDrain()
         core.unlock()
-        for waiter in waiters { waiter.resume() }
+        waiters.resumeAll()
         return
       }
-      let message = locked.pointee.queue[locked.pointee.head]
-      locked.pointee.head += 1
       let outputs: App.Outputs
       switch message {
       case .start:
@@ -186,11 +182,11 @@ where
   // MARK: IOHost
 
   @usableFromInline
-  func receive(_ value: any Sendable, slot: Int, from run: RunToken?) -> Bool {
+  func receive(_ value: any Sendable, slot: Int, from run: Run<SlotWork>?) -> Bool {
     guard let input = makeInput(value, slot: slot) else { return false }
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       if let run, !core.isLive(run) { return (false, false) }
-      guard !core.isStopped else { return (false, false) }
+      guard !core.phase.isStopped else { return (false, false) }
       return (true, core.enqueue(.input(input, from: run)))
     }
     if mustDrain { drain() }
@@ -209,12 +205,12 @@ where
 
   @usableFromInline
   func startRun(
-    slot: Int, id: WorkID?, lifetime: IOLifetime,
-    operation: @escaping @Sendable (RunToken) async -> Void
+    slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
+    operation: @escaping @Sendable (Run<SlotWork>) async -> Void
   ) {
     guard
       let (run, superseded) = core.withLock({
-        $0.register(slot: slot, id: id, isFinite: lifetime == .finite)
+        $0.start(slot: slot, id: id, isFinite: lifetime == .finite)
       })
     else { return }
     superseded?.cancel()
@@ -223,25 +219,24 @@ where
       await operation(run)
       self?.finish(run)
     }
-    if !core.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+    if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
-  func finish(_ run: RunToken) {
-    let waiters = core.withLock { $0.finish(run) }
-    for waiter in waiters { waiter.resume() }
+  func finish(_ run: Run<SlotWork>) {
+    core.withLock { $0.finish(run) }.resumeAll()
   }
 
   @usableFromInline
-  func cancelRun(slot: Int, id: WorkID) {
+  func cancelRun(slot: Int, id: AnyWorkID) {
     let (task, waiters) = core.withLock { core in
-      (core.remove(.id(slot: slot, id)), core.takeWaiters())
+      (core.remove(.id(SlotWork(slot: slot, id: id))), core.takeWaiters())
     }
     task?.cancel()
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   @usableFromInline
-  func isLive(_ run: RunToken) -> Bool { core.withLock { $0.isLive(run) } }
+  func isLive(_ run: Run<SlotWork>) -> Bool { core.withLock { $0.isLive(run) } }
 }
 
 /// The element at `index` of an input: `value` if `index` is `slot` and `value` has the

@@ -93,11 +93,9 @@ extension Stepper where App: Equatable {
       failures.append(
         "state differs: (− expected, + actual)\n" + lineDiff(expected: expected, actual: actual))
     }
-    let (expectedText, actualText) = (dumped(expectedOutputs), dumped(outputs))
-    if expectedText != actualText {
-      failures.append(
-        "outputs differ: (− expected, + actual)\n"
-          + lineDiff(expected: expectedOutputs, actual: outputs))
+    let outputsDiff = lineDiff(expected: expectedOutputs, actual: outputs)
+    if !outputsDiff.isEmpty {
+      failures.append("outputs differ: (− expected, + actual)\n" + outputsDiff)
     }
     guard !failures.isEmpty else { return }
     reportFailure((["\(name):"] + failures).joined(separator: "\n"), at: sourceLocation)

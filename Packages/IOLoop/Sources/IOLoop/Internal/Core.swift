@@ -1,43 +1,25 @@
-/// A handler's work id, type-erased.
+/// A handler's work id, filed under its IO type's slot so two IO types' ids never meet.
 @usableFromInline
-struct WorkID: Hashable, @unchecked Sendable {
-  // @unchecked: made only from `some Hashable & Sendable`, so the erased value is Sendable.
-  let base: AnyHashable
+struct SlotWork: Hashable, Sendable {
+  let slot: Int
+  let id: AnyWorkID
 
-  init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
-}
-
-/// How the program files running work: by IO slot and id, or by token when it has no id.
-@usableFromInline
-enum RunKey: Hashable, Sendable {
-  case id(slot: Int, WorkID)
-  case anonymous(Int)
-}
-
-/// One run of work: its key and the token telling it from earlier runs under that key.
-@usableFromInline
-struct RunToken: Hashable, Sendable {
-  let key: RunKey
-  let token: Int
+  init(slot: Int, id: AnyWorkID) {
+    self.slot = slot
+    self.id = id
+  }
 }
 
 /// What a handler's context talks to; the program, type-erased.
 @usableFromInline
 protocol IOHost: AnyObject, Sendable {
   /// Queues `input` (of the IO type at `slot`) if `run` is live; returns whether it was.
-  func receive(_ input: any Sendable, slot: Int, from run: RunToken?) -> Bool
+  func receive(_ input: any Sendable, slot: Int, from run: Run<SlotWork>?) -> Bool
   func startRun(
-    slot: Int, id: WorkID?, lifetime: IOLifetime,
-    operation: @escaping @Sendable (RunToken) async -> Void)
-  func cancelRun(slot: Int, id: WorkID)
-  func isLive(_ run: RunToken) -> Bool
-}
-
-/// A running piece of work.
-struct Running: Sendable {
-  var token: Int
-  var task: Task<Void, Never>?
-  var isFinite: Bool
+    slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
+    operation: @escaping @Sendable (Run<SlotWork>) async -> Void)
+  func cancelRun(slot: Int, id: AnyWorkID)
+  func isLive(_ run: Run<SlotWork>) -> Bool
 }
 
 /// What waits in the program's queue.
@@ -45,23 +27,19 @@ struct Running: Sendable {
 enum Message<Input: Sendable>: Sendable {
   /// `start()`: hand the initial outputs to the handlers.
   case start
-  case input(Input, from: RunToken?)
+  case input(Input, from: Run<SlotWork>?)
 }
 
 /// Everything a program guards with its lock.
 @usableFromInline
 struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
-  @usableFromInline var isStarted = false
-  @usableFromInline var isStopped = false
-  @usableFromInline var isDraining = false
-  @usableFromInline var queue: [Message<Input>] = []
-  @usableFromInline var head = 0
-  var runs: [RunKey: Running] = [:]
-  var nextToken = 1
-  var finiteRuns = 0
-  var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  var endWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var phase = Phase.created
+  @usableFromInline var queue = DrainQueue<Message<Input>>()
+  var runs = RunRegistry<SlotWork>()
+  var idleWaiters = Waiters()
+  /// `run()`'s callers, resumed when the program is over.
+  var endWaiters = Waiters()
 
   @usableFromInline init(state: State) { self.state = state }
 
@@ -77,102 +55,69 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Nothing queued or handled, and no finite work (R7's idle).
-  var isIdle: Bool { isStopped || (!isDraining && finiteRuns == 0) }
+  var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
 
   /// Nothing queued or handled and no work at all: the program is over.
-  var isOver: Bool { isStopped || (isStarted && !isDraining && runs.isEmpty) }
+  var isOver: Bool { phase.isStopped || (phase.isRunning && !queue.isDraining && runs.isEmpty) }
 
-  /// Appends `message`; returns whether the caller must drain.
+  /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
   mutating func enqueue(_ message: Message<Input>) -> Bool {
-    guard !isStopped else { return false }
-    queue.append(message)
-    guard isStarted, !isDraining else { return false }
-    isDraining = true
-    return true
+    guard !phase.isStopped else { return false }
+    return queue.append(message, mayDrain: phase.isRunning)
   }
 
   /// Ends a drain; returns the waiters to resume.
   @usableFromInline
   mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
-    head = 0
-    isDraining = false
+    queue.endDrain(keepingCapacity: !phase.isStopped)
     return takeWaiters()
   }
 
   /// The idle and end waiters whose condition holds now.
   mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-    var ready: [CheckedContinuation<Void, Never>] = []
-    if isIdle, !idleWaiters.isEmpty { swap(&ready, &idleWaiters) }
-    if isOver, !endWaiters.isEmpty {
-      ready += endWaiters
-      endWaiters = []
-    }
-    return ready
+    idleWaiters.take(if: isIdle) + endWaiters.take(if: isOver)
   }
 
-  /// Registers new work under `key`, replacing (and returning, to cancel) what ran under it.
-  mutating func register(slot: Int, id: WorkID?, isFinite: Bool) -> (
-    run: RunToken, superseded: Task<Void, Never>?
+  /// Files new work under `id` in `slot`, replacing what ran under it (its queued inputs are
+  /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  mutating func start(slot: Int, id: AnyWorkID?, isFinite: Bool) -> (
+    run: Run<SlotWork>, superseded: Task<Void, Never>?
   )? {
-    guard !isStopped else { return nil }
-    let token = nextToken
-    nextToken += 1
-    let key = id.map { RunKey.id(slot: slot, $0) } ?? .anonymous(token)
-    let superseded = remove(key)
-    runs[key] = Running(token: token, task: nil, isFinite: isFinite)
-    if isFinite { finiteRuns += 1 }
-    return (RunToken(key: key, token: token), superseded)
-  }
-
-  /// Attaches `task` to `run`; returns `false` if the run is already over.
-  mutating func attach(_ task: Task<Void, Never>, to run: RunToken) -> Bool {
-    guard isLive(run) else { return false }
-    runs[run.key]?.task = task
-    return true
+    guard !phase.isStopped,
+      let (run, superseded) = runs.start(
+        id: id.map { SlotWork(slot: slot, id: $0) }, isFinite: isFinite)
+    else { return nil }
+    return (run, superseded.flatMap { dropInputs(of: $0) })
   }
 
   /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
-  mutating func remove(_ key: RunKey) -> Task<Void, Never>? {
-    guard let running = runs.removeValue(forKey: key) else { return nil }
-    if running.isFinite { finiteRuns -= 1 }
-    let removed = RunToken(key: key, token: running.token)
-    if head < queue.count {
-      let kept = queue[head...].filter {
-        if case .input(_, let from?) = $0 { from != removed } else { true }
-      }
-      queue.removeSubrange(head...)
-      queue.append(contentsOf: kept)
-    }
-    return running.task
+  mutating func remove(_ key: RunKey<SlotWork>) -> Task<Void, Never>? {
+    runs.remove(key).flatMap { dropInputs(of: $0) }
   }
 
-  func isLive(_ run: RunToken) -> Bool {
-    !isStopped && runs[run.key]?.token == run.token
+  /// Drops the inputs a removed run queued; returns its task to cancel.
+  mutating func dropInputs(of removed: RunRegistry<SlotWork>.Removed) -> Task<Void, Never>? {
+    queue.removePending {
+      if case .input(_, let from?) = $0 { from == removed.run } else { false }
+    }
+    return removed.task
   }
+
+  func isLive(_ run: Run<SlotWork>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
-  mutating func finish(_ run: RunToken) -> [CheckedContinuation<Void, Never>] {
-    guard isLive(run), let ended = runs.removeValue(forKey: run.key) else { return [] }
-    if ended.isFinite { finiteRuns -= 1 }
+  mutating func finish(_ run: Run<SlotWork>) -> [CheckedContinuation<Void, Never>] {
+    guard isLive(run), runs.finish(run) else { return [] }
     return takeWaiters()
   }
 
   /// Stops for good: returns the tasks to cancel and the waiters to resume.
   mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
   {
-    guard !isStopped else { return ([], []) }
-    isStopped = true
-    queue = []
-    head = 0
-    finiteRuns = 0
-    let tasks = runs.values.compactMap(\.task)
-    runs = [:]
-    defer {
-      idleWaiters = []
-      endWaiters = []
-    }
-    return (tasks, idleWaiters + endWaiters)
+    guard !phase.isStopped else { return ([], []) }
+    phase = .stopped
+    queue.removeAll()
+    return (runs.removeAll(), idleWaiters.take(if: true) + endWaiters.take(if: true))
   }
 }
