@@ -87,9 +87,9 @@ public struct IOContext<IO: IOType>: Sendable {
 public struct IOSender<IO: IOType>: Sendable {
   weak let host: (any IOHost)?
   let slot: Int
-  let run: Run<SlotWork>
+  let run: Run<OwnedWorkID>
 
-  init(host: (any IOHost)?, slot: Int, run: Run<SlotWork>) {
+  init(host: (any IOHost)?, slot: Int, run: Run<OwnedWorkID>) {
     self.host = host
     self.slot = slot
     self.run = run

@@ -182,7 +182,7 @@ where
   // MARK: IOHost
 
   @usableFromInline
-  func receive(_ value: any Sendable, slot: Int, from run: Run<SlotWork>?) -> Bool {
+  func receive(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
     guard let input = makeInput(value, slot: slot) else { return false }
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       if let run, !core.isLive(run) { return (false, false) }
@@ -206,7 +206,7 @@ where
   @usableFromInline
   func startRun(
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
-    operation: @escaping @Sendable (Run<SlotWork>) async -> Void
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
     guard
       let (run, superseded) = core.withLock({
@@ -222,21 +222,21 @@ where
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
-  func finish(_ run: Run<SlotWork>) {
+  func finish(_ run: Run<OwnedWorkID>) {
     core.withLock { $0.finish(run) }.resumeAll()
   }
 
   @usableFromInline
   func cancelRun(slot: Int, id: AnyWorkID) {
     let (task, waiters) = core.withLock { core in
-      (core.remove(.id(SlotWork(slot: slot, id: id))), core.takeWaiters())
+      (core.remove(.id(OwnedWorkID(owner: slot, id: id))), core.takeWaiters())
     }
     task?.cancel()
     waiters.resumeAll()
   }
 
   @usableFromInline
-  func isLive(_ run: Run<SlotWork>) -> Bool { core.withLock { $0.isLive(run) } }
+  func isLive(_ run: Run<OwnedWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
 }
 
 /// The element at `index` of an input: `value` if `index` is `slot` and `value` has the

@@ -28,7 +28,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     let host = WeakHost()
     // Typed, so an event reaches `receive` without a dynamic cast from `any FlowHost`.
     let reference = FlowReference<C>()
-    let receive: @Sendable (C.Event, RunToken?) -> Void = { event, run in
+    let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
       reference.flow?.receive(event, from: run)
     }
     let ids = MachineIDs()
@@ -54,24 +54,22 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   deinit {
     let (tasks, waiters) = lock.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// The state now; `nil` until the reducer first sets one.
   public var state: C.State? { lock.withLock { $0.state } }
 
   /// Whether the flow was stopped.
-  public var isStopped: Bool { lock.withLock { $0.isStopped } }
+  public var isStopped: Bool { lock.withLock { $0.phase.isStopped } }
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
   package func start() {
     let mustDrain = lock.withLock { flow -> Bool in
-      guard !flow.isStarted, !flow.isStopped else { return false }
-      flow.isStarted = true
-      flow.queue.insert(.start, at: flow.head)
-      guard !flow.isDraining else { return false }
-      flow.isDraining = true
-      return true
+      guard flow.phase == .created else { return false }
+      flow.phase = .running
+      flow.queue.insertNext(.start)
+      return flow.queue.claim()
     }
     if mustDrain { drain() }
   }
@@ -85,15 +83,15 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   public func send(_ event: C.Event) {
     lock.lock()
     let locked = lock.value
-    if locked.pointee.isStopped { return lock.unlock() }
-    if locked.pointee.isDraining || !locked.pointee.isStarted {
+    if locked.pointee.phase.isStopped { return lock.unlock() }
+    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
       let mustDrain = locked.pointee.enqueue(.event(event, from: nil))
       lock.unlock()
       if mustDrain { drain() }
       return
     }
     guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
-    locked.pointee.isDraining = true
+    _ = locked.pointee.queue.claim()
     lock.unlock()
     deliver(state)
     drain()
@@ -104,7 +102,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   public func stop() {
     let (tasks, waiters) = lock.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   /// Returns when no event is queued or handled and no finite work runs. Work started with
@@ -132,14 +130,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     while true {
       lock.lock()
       let locked = lock.value
-      guard !locked.pointee.isStopped, locked.pointee.head < locked.pointee.queue.count else {
+      guard !locked.pointee.phase.isStopped, let message = locked.pointee.queue.next() else {
         let waiters = locked.pointee.endDrain()
         lock.unlock()
-        for waiter in waiters { waiter.resume() }
+        waiters.resumeAll()
         return
       }
-      let message = locked.pointee.queue[locked.pointee.head]
-      locked.pointee.head += 1
       switch message {
       case .start:
         lock.unlock()
@@ -162,7 +158,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   // MARK: FlowHost
 
-  func receive(_ event: C.Event, from run: RunToken?) {
+  func receive(_ event: C.Event, from run: Run<OwnedWorkID>?) {
     let mustDrain = lock.withLock { flow -> Bool in
       guard flow.isLive(run) else { return false }
       return flow.enqueue(.event(event, from: run))
@@ -171,10 +167,10 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 
   @usableFromInline
-  func isLive(_ run: RunToken?) -> Bool { lock.withLock { $0.isLive(run) } }
+  func isLive(_ run: Run<OwnedWorkID>?) -> Bool { lock.withLock { $0.isLive(run) } }
 
   @usableFromInline
-  func enqueue(from run: RunToken?, _ job: @escaping @Sendable () -> Void) {
+  func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void) {
     let mustDrain = lock.withLock { flow -> Bool in
       guard flow.isLive(run) else { return false }
       return flow.enqueue(.job(job, from: run))
@@ -184,12 +180,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   @usableFromInline
   func startRun(
-    machine: Int, id: WorkID?, lifetime: WorkLifetime,
-    operation: @escaping @Sendable (RunToken) async -> Void
+    machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
     guard
       let (run, superseded) = lock.withLock({
-        $0.register(machine: machine, id: id, isFinite: lifetime == .finite)
+        $0.start(machine: machine, id: id, isFinite: lifetime == .finite)
       })
     else { return }
     superseded?.cancel()
@@ -198,21 +194,20 @@ public final class Flow<C: Core>: FlowHost, Sendable {
       await operation(run)
       self?.finish(run)
     }
-    if !lock.withLock({ $0.attach(task, to: run) }) { task.cancel() }
+    if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
-  func finish(_ run: RunToken) {
-    let waiters = lock.withLock { $0.finish(run) }
-    for waiter in waiters { waiter.resume() }
+  func finish(_ run: Run<OwnedWorkID>) {
+    lock.withLock { $0.finish(run) }.resumeAll()
   }
 
   @usableFromInline
-  func cancelRun(machine: Int, id: WorkID) {
+  func cancelRun(machine: Int, id: AnyWorkID) {
     let (task, waiters) = lock.withLock { flow in
-      (flow.remove(.id(machine: machine, id)), flow.takeWaiters())
+      (flow.remove(.id(OwnedWorkID(owner: machine, id: id))), flow.idleWaiters.take(if: flow.isIdle))
     }
     task?.cancel()
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 }
 

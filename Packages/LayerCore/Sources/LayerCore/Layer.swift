@@ -346,7 +346,7 @@ extension NoMapLayer {
 /// What a layer is wired with: where its events go, and the flow.
 @usableFromInline
 struct LayerWiring<GlobalEvent> {
-  @usableFromInline let receive: @Sendable (GlobalEvent, RunToken?) -> Void
+  @usableFromInline let receive: @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
   let host: WeakHost
   let ids: MachineIDs
   /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
@@ -388,12 +388,12 @@ struct LayerNode<GlobalState>: Sendable {
 @usableFromInline
 final class EventRoute<Event, GlobalEvent>: Sendable {
   @usableFromInline let map: @Sendable (Event) -> GlobalEvent
-  @usableFromInline let receive: @Sendable (GlobalEvent, RunToken?) -> Void
+  @usableFromInline let receive: @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
 
   @inlinable
   init(
     map: @escaping @Sendable (Event) -> GlobalEvent,
-    receive: @escaping @Sendable (GlobalEvent, RunToken?) -> Void
+    receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
   ) {
     self.map = map
     self.receive = receive

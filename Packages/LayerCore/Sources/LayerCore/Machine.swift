@@ -118,10 +118,10 @@ public struct Handler<Output: Sendable>: Sendable {
   @usableFromInline let sink: Sink<Output>
   @usableFromInline let host: WeakHost
   @usableFromInline let machine: Int
-  @usableFromInline let run: RunToken?
+  @usableFromInline let run: Run<OwnedWorkID>?
 
   @usableFromInline
-  init(_ sink: Sink<Output>, host: WeakHost, machine: Int, run: RunToken? = nil) {
+  init(_ sink: Sink<Output>, host: WeakHost, machine: Int, run: Run<OwnedWorkID>? = nil) {
     self.sink = sink
     self.host = host
     self.machine = machine
@@ -151,14 +151,14 @@ public struct Handler<Output: Sendable>: Sendable {
   ) {
     guard let host = host.host else { return }
     let this = self
-    host.startRun(machine: machine, id: id.map { WorkID($0) }, lifetime: lifetime) { run in
+    host.startRun(machine: machine, id: id.map { AnyWorkID($0) }, lifetime: lifetime) { run in
       await operation(Handler(this.sink, host: this.host, machine: this.machine, run: run))
     }
   }
 
   /// Cancels this machine's running work with `id`, if any, and drops what it sends later.
   public func cancel(id: some Hashable & Sendable) {
-    host.host?.cancelRun(machine: machine, id: WorkID(id))
+    host.host?.cancelRun(machine: machine, id: AnyWorkID(id))
   }
 }
 

@@ -1,25 +1,13 @@
-/// A handler's work id, filed under its IO type's slot so two IO types' ids never meet.
-@usableFromInline
-struct SlotWork: Hashable, Sendable {
-  let slot: Int
-  let id: AnyWorkID
-
-  init(slot: Int, id: AnyWorkID) {
-    self.slot = slot
-    self.id = id
-  }
-}
-
 /// What a handler's context talks to; the program, type-erased.
 @usableFromInline
 protocol IOHost: AnyObject, Sendable {
   /// Queues `input` (of the IO type at `slot`) if `run` is live; returns whether it was.
-  func receive(_ input: any Sendable, slot: Int, from run: Run<SlotWork>?) -> Bool
+  func receive(_ input: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool
   func startRun(
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
-    operation: @escaping @Sendable (Run<SlotWork>) async -> Void)
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
   func cancelRun(slot: Int, id: AnyWorkID)
-  func isLive(_ run: Run<SlotWork>) -> Bool
+  func isLive(_ run: Run<OwnedWorkID>) -> Bool
 }
 
 /// What waits in the program's queue.
@@ -27,7 +15,7 @@ protocol IOHost: AnyObject, Sendable {
 enum Message<Input: Sendable>: Sendable {
   /// `start()`: hand the initial outputs to the handlers.
   case start
-  case input(Input, from: Run<SlotWork>?)
+  case input(Input, from: Run<OwnedWorkID>?)
 }
 
 /// Everything a program guards with its lock.
@@ -36,7 +24,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<Input>>()
-  var runs = RunRegistry<SlotWork>()
+  var runs = RunRegistry<OwnedWorkID>()
   var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
   var endWaiters = Waiters()
@@ -82,32 +70,32 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// Files new work under `id` in `slot`, replacing what ran under it (its queued inputs are
   /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
   mutating func start(slot: Int, id: AnyWorkID?, isFinite: Bool) -> (
-    run: Run<SlotWork>, superseded: Task<Void, Never>?
+    run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
     guard !phase.isStopped,
       let (run, superseded) = runs.start(
-        id: id.map { SlotWork(slot: slot, id: $0) }, isFinite: isFinite)
+        id: id.map { OwnedWorkID(owner: slot, id: $0) }, isFinite: isFinite)
     else { return nil }
     return (run, superseded.flatMap { dropInputs(of: $0) })
   }
 
   /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
-  mutating func remove(_ key: RunKey<SlotWork>) -> Task<Void, Never>? {
+  mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
     runs.remove(key).flatMap { dropInputs(of: $0) }
   }
 
   /// Drops the inputs a removed run queued; returns its task to cancel.
-  mutating func dropInputs(of removed: RunRegistry<SlotWork>.Removed) -> Task<Void, Never>? {
+  mutating func dropInputs(of removed: RunRegistry<OwnedWorkID>.Removed) -> Task<Void, Never>? {
     queue.removePending {
       if case .input(_, let from?) = $0 { from == removed.run } else { false }
     }
     return removed.task
   }
 
-  func isLive(_ run: Run<SlotWork>) -> Bool { !phase.isStopped && runs.isLive(run) }
+  func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
-  mutating func finish(_ run: Run<SlotWork>) -> [CheckedContinuation<Void, Never>] {
+  mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
     guard isLive(run), runs.finish(run) else { return [] }
     return takeWaiters()
   }

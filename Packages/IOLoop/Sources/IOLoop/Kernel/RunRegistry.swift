@@ -35,6 +35,20 @@ package struct AnyWorkID: Hashable, @unchecked Sendable {
   package init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
 }
 
+/// A work id filed under its owner (an IO type's slot, a machine's index), so two owners' ids
+/// never meet.
+@usableFromInline
+package struct OwnedWorkID: Hashable, Sendable {
+  @usableFromInline package let owner: Int
+  @usableFromInline package let id: AnyWorkID
+
+  @inlinable
+  package init(owner: Int, id: AnyWorkID) {
+    self.owner = owner
+    self.id = id
+  }
+}
+
 /// The running work a runtime owns: at most one run per key, each with its task, and how many
 /// are *finite* (R7's `idle()` waits for those; a long-lived stream does not count).
 ///

@@ -4,37 +4,25 @@ enum Message<Event: Sendable>: Sendable {
   /// Phase two of starting: every machine's first `process(nil)`.
   case start
   /// An event for the reducer, from work (`run`) or from `process` and outside (`nil`).
-  case event(Event, from: RunToken?)
+  case event(Event, from: Run<OwnedWorkID>?)
   /// Inputs a redirected machine sends back to itself.
-  case job(@Sendable () -> Void, from: RunToken?)
-}
-
-/// A piece of running work.
-struct Running: Sendable {
-  var token: Int
-  var task: Task<Void, Never>?
-  var isFinite: Bool
+  case job(@Sendable () -> Void, from: Run<OwnedWorkID>?)
 }
 
 /// Everything a flow guards with its lock.
 @usableFromInline
 struct FlowState<C: Core> {
   @usableFromInline var state: C.State?
-  @usableFromInline var isStarted = false
-  @usableFromInline var isStopped = false
-  @usableFromInline var isDraining = false
-  @usableFromInline var queue: [Message<C.Event>] = []
-  @usableFromInline var head = 0
-  var runs: [RunKey: Running] = [:]
-  var nextToken = 1
-  @usableFromInline var finiteRuns = 0
-  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var phase = Phase.created
+  @usableFromInline var queue = DrainQueue<Message<C.Event>>()
+  @usableFromInline var runs = RunRegistry<OwnedWorkID>()
+  @usableFromInline var idleWaiters = Waiters()
 
   init() {}
 
   /// Nothing queued or handled, and no finite work (R7's idle).
   @inlinable
-  var isIdle: Bool { isStopped || (!isDraining && finiteRuns == 0) }
+  var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
 
   /// Reduces `event`; returns the new state if the reducer set one.
   ///
@@ -49,98 +37,68 @@ struct FlowState<C: Core> {
     }
   }
 
-  /// Appends `message`; returns whether the caller must drain.
+  /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
   mutating func enqueue(_ message: Message<C.Event>) -> Bool {
-    guard !isStopped else { return false }
-    queue.append(message)
-    guard isStarted, !isDraining else { return false }
-    isDraining = true
-    return true
+    guard !phase.isStopped else { return false }
+    return queue.append(message, mayDrain: phase.isRunning)
   }
 
   /// Whether what `run` sends still arrives (`nil`: not work, live until stopped).
   @usableFromInline
-  func isLive(_ run: RunToken?) -> Bool {
-    guard !isStopped else { return false }
+  func isLive(_ run: Run<OwnedWorkID>?) -> Bool {
+    guard !phase.isStopped else { return false }
     guard let run else { return true }
-    return runs[run.key]?.token == run.token
+    return runs.isLive(run)
   }
 
   /// Ends a drain; returns the waiters to resume.
   @inlinable
   mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    if !queue.isEmpty { queue.removeAll(keepingCapacity: !isStopped) }
-    head = 0
-    isDraining = false
-    return takeWaiters()
+    queue.endDrain(keepingCapacity: !phase.isStopped)
+    return idleWaiters.take(if: isIdle)
   }
 
-  /// The idle waiters, if the flow is idle now.
-  @inlinable
-  mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-    guard isIdle, !idleWaiters.isEmpty else { return [] }
-    defer { idleWaiters = [] }
-    return idleWaiters
-  }
-
-  /// Registers new work, replacing (and returning, to cancel) what ran under its key.
-  mutating func register(machine: Int, id: WorkID?, isFinite: Bool) -> (
-    run: RunToken, superseded: Task<Void, Never>?
+  /// Files new work of `machine` under `id`, replacing what ran under it (what that queued is
+  /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  mutating func start(machine: Int, id: AnyWorkID?, isFinite: Bool) -> (
+    run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
-    guard !isStopped else { return nil }
-    let token = nextToken
-    nextToken += 1
-    let key = id.map { RunKey.id(machine: machine, $0) } ?? .anonymous(token)
-    let superseded = remove(key)
-    runs[key] = Running(token: token, task: nil, isFinite: isFinite)
-    if isFinite { finiteRuns += 1 }
-    return (RunToken(key: key, token: token), superseded)
-  }
-
-  /// Attaches `task` to `run`; returns `false` if the run is already over.
-  mutating func attach(_ task: Task<Void, Never>, to run: RunToken) -> Bool {
-    guard isLive(run) else { return false }
-    runs[run.key]?.task = task
-    return true
+    guard !phase.isStopped,
+      let (run, superseded) = runs.start(
+        id: id.map { OwnedWorkID(owner: machine, id: $0) }, isFinite: isFinite)
+    else { return nil }
+    return (run, superseded.flatMap { dropMessages(of: $0) })
   }
 
   /// Removes the work under `key` and what it queued; returns its task to cancel.
-  mutating func remove(_ key: RunKey) -> Task<Void, Never>? {
-    guard let running = runs.removeValue(forKey: key) else { return nil }
-    if running.isFinite { finiteRuns -= 1 }
-    let removed = RunToken(key: key, token: running.token)
-    if head < queue.count {
-      let kept = queue[head...].filter { message in
-        switch message {
-        case .event(_, let run?), .job(_, let run?): run != removed
-        default: true
-        }
+  mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
+    runs.remove(key).flatMap { dropMessages(of: $0) }
+  }
+
+  /// Drops what a removed run queued; returns its task to cancel.
+  mutating func dropMessages(of removed: RunRegistry<OwnedWorkID>.Removed) -> Task<Void, Never>? {
+    queue.removePending { message in
+      switch message {
+      case .event(_, let run?), .job(_, let run?): run == removed.run
+      default: false
       }
-      queue.removeSubrange(head...)
-      queue.append(contentsOf: kept)
     }
-    return running.task
+    return removed.task
   }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
-  mutating func finish(_ run: RunToken) -> [CheckedContinuation<Void, Never>] {
-    guard isLive(run), let ended = runs.removeValue(forKey: run.key) else { return [] }
-    if ended.isFinite { finiteRuns -= 1 }
-    return takeWaiters()
+  mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
+    guard isLive(run), runs.finish(run) else { return [] }
+    return idleWaiters.take(if: isIdle)
   }
 
   /// Stops for good: returns the tasks to cancel and the waiters to resume.
   mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
   {
-    guard !isStopped else { return ([], []) }
-    isStopped = true
-    queue = []
-    head = 0
-    finiteRuns = 0
-    let tasks = runs.values.compactMap(\.task)
-    runs = [:]
-    defer { idleWaiters = [] }
-    return (tasks, idleWaiters)
+    guard !phase.isStopped else { return ([], []) }
+    phase = .stopped
+    queue.removeAll()
+    return (runs.removeAll(), idleWaiters.take(if: true))
   }
 }

@@ -1,13 +1,13 @@
 /// Where a wired machine's outputs go, with the work that sent them (`nil` from `process`).
 @usableFromInline
 struct Sink<Output>: Sendable {
-  @usableFromInline let body: @Sendable (Output, RunToken?) -> Void
+  @usableFromInline let body: @Sendable (Output, Run<OwnedWorkID>?) -> Void
 
   @inlinable
-  init(_ body: @escaping @Sendable (Output, RunToken?) -> Void) { self.body = body }
+  init(_ body: @escaping @Sendable (Output, Run<OwnedWorkID>?) -> Void) { self.body = body }
 
   @inlinable
-  func send(_ output: Output, _ run: RunToken?) { body(output, run) }
+  func send(_ output: Output, _ run: Run<OwnedWorkID>?) { body(output, run) }
 }
 
 /// A wired machine: what its parent calls.
@@ -77,13 +77,13 @@ final class NodeReference<Input>: @unchecked Sendable {
 @usableFromInline
 protocol FlowHost: AnyObject, Sendable {
   /// Whether outputs from `run` (`nil`: from `process`) still arrive.
-  func isLive(_ run: RunToken?) -> Bool
+  func isLive(_ run: Run<OwnedWorkID>?) -> Bool
   /// Queues `job` behind what the flow is handling, if `run` is live.
-  func enqueue(from run: RunToken?, _ job: @escaping @Sendable () -> Void)
+  func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void)
   func startRun(
-    machine: Int, id: WorkID?, lifetime: WorkLifetime,
-    operation: @escaping @Sendable (RunToken) async -> Void)
-  func cancelRun(machine: Int, id: WorkID)
+    machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
+  func cancelRun(machine: Int, id: AnyWorkID)
 }
 
 /// The calls waiting for a machine on ``MachineQueue/new``; they run as the flow's work, one at a
@@ -130,27 +130,4 @@ final class Mailbox<Input>: Sendable {
       return calls.waiting.removeFirst()
     }
   }
-}
-
-/// A machine's work id, type-erased.
-@usableFromInline
-struct WorkID: Hashable, @unchecked Sendable {
-  // @unchecked: made only from `some Hashable & Sendable`, so the erased value is Sendable.
-  let base: AnyHashable
-
-  init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
-}
-
-/// How the flow files running work: by machine and id, or by token when it has no id.
-@usableFromInline
-enum RunKey: Hashable, Sendable {
-  case id(machine: Int, WorkID)
-  case anonymous(Int)
-}
-
-/// One run of work: its key and the token telling it from earlier runs under that key.
-@usableFromInline
-struct RunToken: Hashable, Sendable {
-  let key: RunKey
-  let token: Int
 }
