@@ -24,9 +24,9 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   package enum Kind: Sendable {
     case action(Action)
     case perform(@Sendable (Environment, Focus) -> Void)
-    case task(EffectID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
-    case stream(EffectID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
-    case cancel(EffectID)
+    case task(AnyWorkID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
+    case stream(AnyWorkID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
+    case cancel(AnyWorkID)
     case read(@Sendable (Focus) -> [Effect])
   }
 
@@ -66,7 +66,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment, Focus) async -> Action
   ) -> Effect {
-    Effect(.task(EffectID(id), whenRunning, operation))
+    Effect(.task(AnyWorkID(id), whenRunning, operation))
   }
 
   /// The step that runs a throwing `operation` asynchronously and applies the action it
@@ -87,7 +87,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
     catch recover: @escaping @Sendable (any Error) -> Action
   ) -> Effect {
-    Effect(.task(EffectID(id), whenRunning, recovering(operation, recover)))
+    Effect(.task(AnyWorkID(id), whenRunning, recovering(operation, recover)))
   }
 
   /// The step that starts `operation` under `id` and goes on at once; `operation` sends any
@@ -110,7 +110,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     id: some Hashable & Sendable,
     _ operation: @escaping @Sendable (Environment, Focus, Send<Action>) async -> Void
   ) -> Effect {
-    Effect(.stream(EffectID(id), operation))
+    Effect(.stream(AnyWorkID(id), operation))
   }
 
   /// The step that reads the state now and decides the steps that follow: a workflow whose
@@ -128,7 +128,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
 
   /// The step that cancels the runs under `id`; their results, sent or queued, are dropped.
   public static func cancel(id: some Hashable & Sendable) -> Effect {
-    Effect(.cancel(EffectID(id)))
+    Effect(.cancel(AnyWorkID(id)))
   }
 }
 
@@ -158,27 +158,27 @@ public struct Send<Action: Sendable>: Sendable {
   weak let host: (any EffectHost<Action>)?
   /// A host the send owns: a ``map(_:)`` of another send, which holds the component weakly.
   let ownHost: (any EffectHost<Action>)?
-  let token: Int
+  let run: Run<AnyWorkID>
 
-  init(host: some EffectHost<Action>, token: Int) {
+  init(host: some EffectHost<Action>, run: Run<AnyWorkID>) {
     self.host = host
     ownHost = nil
-    self.token = token
+    self.run = run
   }
 
   init(owning host: some EffectHost<Action>) {
     self.host = nil
     ownHost = host
-    token = 0
+    run = Run(key: .anonymous(0), token: 0)
   }
 
   /// Queues `action`, unless this run is over.
   public func callAsFunction(_ action: Action) {
-    (ownHost ?? host)?.deliver(action, from: token)
+    (ownHost ?? host)?.deliver(action, from: run)
   }
 
   /// Whether this run may still send: not superseded, cancelled or stopped.
-  public var isActive: Bool { (ownHost ?? host)?.isLive(token) ?? false }
+  public var isActive: Bool { (ownHost ?? host)?.isLive(run) ?? false }
 
   /// A send for actions of another type, each turned into this one's first.
   public func map<Other: Sendable>(
@@ -191,8 +191,8 @@ public struct Send<Action: Sendable>: Sendable {
 /// What a ``Send`` talks to: the explorer, without its other types.
 protocol EffectHost<Action>: AnyObject, Sendable {
   associatedtype Action: Sendable
-  func deliver(_ action: Action, from token: Int)
-  func isLive(_ token: Int) -> Bool
+  func deliver(_ action: Action, from run: Run<AnyWorkID>)
+  func isLive(_ run: Run<AnyWorkID>) -> Bool
 }
 
 /// The host of a mapped ``Send``: forwards to the send it was made from.
@@ -205,18 +205,8 @@ final class MappedHost<Action: Sendable, Base: Sendable>: EffectHost {
     self.transform = transform
   }
 
-  func deliver(_ action: Action, from token: Int) { base(transform(action)) }
-  func isLive(_ token: Int) -> Bool { base.isActive }
-}
-
-/// A user's effect id, type-erased.
-@usableFromInline
-package struct EffectID: Hashable, @unchecked Sendable {
-  // @unchecked: built only from `some Hashable & Sendable` (see `init`), so the erased value is
-  // Sendable; `AnyHashable` just cannot say so.
-  package let base: AnyHashable
-
-  @usableFromInline init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
+  func deliver(_ action: Action, from run: Run<AnyWorkID>) { base(transform(action)) }
+  func isLive(_ run: Run<AnyWorkID>) -> Bool { base.isActive }
 }
 
 /// The effect of a ``StoreComponent``: its steps apply ``State`` actions and see the state.

@@ -5,31 +5,41 @@ import Testing
 @Suite struct CoreQueue {
   typealias TestCore = Core<Void, Store<Int, Int>>
 
-  @Test func aResultQueuedBeforeItsRunIsSupersededIsDropped() {
+  @Test func aResultQueuedBeforeItsRunIsSupersededIsDropped() throws {
     // A run's result can arrive while the input that supersedes the run is being handled; the
     // run stays registered until its result is handled, so superseding it drops the result.
     var core = TestCore(space: Store(position: 0) { $0 })
     _ = core.enqueue(.plan(.none))
-    let (first, _) = core.register(EffectID("work"), isFinite: true, replacing: true)
-    _ = core.enqueue(.result(.set(10), token: first, rest: []))
+    let started = core.start(AnyWorkID("work"), isFinite: true)
+    let first = try #require(started)
+    _ = core.enqueue(.result(.set(10), from: first.run, rest: []))
     _ = core.enqueue(.plan(.none))
-    let (second, superseded) = core.register(EffectID("work"), isFinite: true, replacing: true)
-    #expect(superseded.isEmpty)  // no task attached in this test
-    #expect(first != second)
-    #expect(core.queue.count == 2)
-    #expect(core.queue.allSatisfy { if case .plan = $0 { true } else { false } })
-    #expect(core.finiteRuns == 1)
+    let restarted = core.start(AnyWorkID("work"), isFinite: true)
+    let second = try #require(restarted)
+    #expect(second.superseded == nil)  // no task attached in this test
+    #expect(first.run != second.run)
+    var plans = 0
+    while let message = core.queue.next() {
+      guard case .plan = message else {
+        Issue.record("the superseded run's result is still queued")
+        continue
+      }
+      plans += 1
+    }
+    #expect(plans == 2)
+    #expect(core.runs.finiteCount == 1)
   }
 
-  @Test func completingARunStartsTheNextOneWaitingUnderItsId() {
+  @Test func completingARunStartsTheNextOneWaitingUnderItsId() throws {
     var core = TestCore(space: Store(position: 0) { $0 })
-    let (first, _) = core.register(EffectID("save"), isFinite: true, replacing: false)
-    core.waiting[EffectID("save")] = [Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: [])]
-    let (isLive, next) = core.complete(first)
+    let started = core.start(AnyWorkID("save"), isFinite: true)
+    let first = try #require(started)
+    core.waiting[AnyWorkID("save")] = [Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: [])]
+    let (isLive, next) = core.complete(first.run)
     #expect(isLive)
     #expect(next?.waiting.focus == 1)
     #expect(core.runs.count == 1)
     #expect(core.waiting.isEmpty)
-    #expect(core.finiteRuns == 1)
+    #expect(core.runs.finiteCount == 1)
   }
 }

@@ -47,16 +47,16 @@ where W.Action: Sendable, W.Focus: Sendable {
     let plan = dispatcher.plan(input)
     core.lock()
     let core = self.core.value
-    if core.pointee.isStopped { return self.core.unlock() }
-    if core.pointee.isDraining {
-      core.pointee.queue.append(.plan(plan))
+    if core.pointee.phase.isStopped { return self.core.unlock() }
+    if core.pointee.queue.isDraining {
+      _ = core.pointee.queue.append(.plan(plan))
       return self.core.unlock()
     }
-    if case .action(let action) = plan, core.pointee.observers.isEmpty {
+    if case .action(let action) = plan, core.pointee.subscribers.isEmpty {
       core.pointee.space.select(action)
       return self.core.unlock()
     }
-    core.pointee.isDraining = true
+    _ = core.pointee.queue.claim()
     self.core.unlock()
     execute(plan)
     drain()
@@ -76,18 +76,18 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func apply(_ action: Action) -> Bool {
     core.lock()
-    if core.value.pointee.isStopped {
+    if core.value.pointee.phase.isStopped {
       core.unlock()
       return false
     }
-    if core.value.pointee.observers.isEmpty {
+    if core.value.pointee.subscribers.isEmpty {
       core.value.pointee.space.select(action)
       core.unlock()
       return true
     }
     let changed = core.value.pointee.select(action)
     let space = core.value.pointee.space
-    let observers = core.value.pointee.observers
+    let observers = core.value.pointee.subscribers
     core.unlock()
     for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
     return true
@@ -103,17 +103,20 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .action(let action):
         guard apply(action) else { return }
       case .perform(let body):
-        guard let focus = core.withLock({ $0.isStopped ? nil : $0.space.focus }) else { return }
+        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
+          return
+        }
         body(environment, focus)
       case .task(let id, let whenRunning, let operation):
         return start(id, whenRunning: whenRunning, operation: operation, rest: steps)
       case .stream(let id, let operation):
         guard startStream(id, operation: operation) else { return }
       case .cancel(let id):
-        let tasks = core.withLock { $0.remove(id) }
-        for task in tasks { task.cancel() }
+        core.withLock { $0.remove(id) }?.cancel()
       case .read(let next):
-        guard let focus = core.withLock({ $0.isStopped ? nil : $0.space.focus }) else { return }
+        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
+          return
+        }
         steps = next(focus)[...] + steps
       }
     }
@@ -121,82 +124,80 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Starts a task step, or queues it behind the run under its id.
   func start(
-    _ id: EffectID?, whenRunning: WhenRunning,
+    _ id: AnyWorkID?, whenRunning: WhenRunning,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
     rest: ArraySlice<Step>
   ) {
-    let started = core.withLock { core -> (token: Int, W.Focus, [Task<Void, Never>])? in
-      guard !core.isStopped else { return nil }
+    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?)? in
+      guard !core.phase.isStopped else { return nil }
       let focus = core.space.focus
-      if whenRunning == .enqueue, let id, core.isRunning(id) {
+      if whenRunning == .enqueue, let id, core.runs.isRunning(id, finiteOnly: true) {
         core.waiting[id, default: []].append(
           Waiting(operation: operation, focus: focus, rest: rest))
         return nil
       }
-      let (token, superseded) = core.register(id, isFinite: true, replacing: true)
-      return (token, focus, superseded)
+      return core.start(id, isFinite: true).map { ($0.run, focus, $0.superseded) }
     }
-    guard let (token, focus, superseded) = started else { return }
-    for task in superseded { task.cancel() }
-    launch(token, focus: focus, operation: operation, rest: rest)
+    guard let (run, focus, superseded) = started else { return }
+    superseded?.cancel()
+    launch(run, focus: focus, operation: operation, rest: rest)
   }
 
   func launch(
-    _ token: Int, focus: W.Focus,
+    _ run: Run<AnyWorkID>, focus: W.Focus,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
     rest: ArraySlice<Step>
   ) {
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
       // A run cancelled before its task started (by a later step, or stop) does nothing.
-      guard self?.isLive(token) ?? false else { return }
+      guard self?.isLive(run) ?? false else { return }
       let action = await operation(environment, focus)
-      self?.finish(token, with: action, rest: rest)
+      self?.finish(run, with: action, rest: rest)
     }
-    if !core.withLock({ $0.attach(task, to: token) }) { task.cancel() }
+    if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
-  /// Queues the result of run `token`, unless the run is over. The run stays registered until
+  /// Queues the result of `run`, unless the run is over. The run stays registered until
   /// its result is handled, so a run that supersedes it meanwhile still drops the result.
-  func finish(_ token: Int, with action: Action, rest: ArraySlice<Step>) {
+  func finish(_ run: Run<AnyWorkID>, with action: Action, rest: ArraySlice<Step>) {
     let mustDrain = core.withLock { core in
-      core.runs[token] == nil ? false : core.enqueue(.result(action, token: token, rest: rest))
+      core.isLive(run) ? core.enqueue(.result(action, from: run, rest: rest)) : false
     }
     if mustDrain { drain() }
   }
 
   func startStream(
-    _ id: EffectID?,
+    _ id: AnyWorkID?,
     operation: @escaping @Sendable (Environment, W.Focus, Send<Action>) async -> Void
   ) -> Bool {
-    let started = core.withLock { core -> (Int, W.Focus, [Task<Void, Never>])? in
-      guard !core.isStopped else { return nil }
-      let (token, superseded) = core.register(id, isFinite: false, replacing: true)
-      return (token, core.space.focus, superseded)
+    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?)? in
+      core.start(id, isFinite: false).map { ($0.run, core.space.focus, $0.superseded) }
     }
-    guard let (token, focus, superseded) = started else { return false }
-    for task in superseded { task.cancel() }
-    let send = Send(host: self, token: token)
+    guard let (run, focus, superseded) = started else { return false }
+    superseded?.cancel()
+    let send = Send(host: self, run: run)
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
       guard send.isActive else { return }
       await operation(environment, focus, send)
-      self?.core.withLock { $0.end(token: token) }
+      self?.core.withLock { core in
+        // A stream that returned on its own: what it sent stays queued.
+        if core.isLive(run) { _ = core.runs.finish(run) }
+      }
     }
-    if !core.withLock({ $0.attach(task, to: token) }) { task.cancel() }
+    if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
     return true
   }
 
-  func deliver(_ action: Action, from token: Int) {
+  func deliver(_ action: Action, from run: Run<AnyWorkID>) {
     let mustDrain = core.withLock { core in
-      core.runs[token] == nil ? false : core.enqueue(.sent(action, token: token))
+      core.isLive(run) ? core.enqueue(.sent(action, from: run)) : false
     }
     if mustDrain { drain() }
   }
 
-  func isLive(_ token: Int) -> Bool {
-    core.withLock { !$0.isStopped && $0.runs[token] != nil }
-  }
+  func isLive(_ run: Run<AnyWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   @inlinable
@@ -204,10 +205,10 @@ where W.Action: Sendable, W.Focus: Sendable {
     while true {
       core.lock()
       let core = self.core.value
-      guard let message = core.pointee.next() else {
+      guard !core.pointee.phase.isStopped, let message = core.pointee.queue.next() else {
         let waiters = core.pointee.endDrain()
         self.core.unlock()
-        for waiter in waiters { waiter.resume() }
+        waiters.resumeAll()
         return
       }
       self.core.unlock()
@@ -220,21 +221,21 @@ where W.Action: Sendable, W.Focus: Sendable {
     switch message {
     case .plan(let plan):
       execute(plan)
-    case .result(let action, let token, let rest):
-      let (isLive, next) = core.withLock { $0.complete(token) }
+    case .result(let action, let run, let rest):
+      let (isLive, next) = core.withLock { $0.complete(run) }
       if isLive, apply(action) { proceed(rest) }
       // After the steps that follow this result (a log line, say): the next run under the id
       // starts once this run's workflow has gone as far as it can.
-      if let (token, waiting) = next {
-        launch(token, focus: waiting.focus, operation: waiting.operation, rest: waiting.rest)
+      if let (run, waiting) = next {
+        launch(run, focus: waiting.focus, operation: waiting.operation, rest: waiting.rest)
       }
     case .sent(let action, _):
       _ = apply(action)
     case .subscribe(let observer, let initial):
       guard
         let space = core.withLock({ core -> W? in
-          guard !core.isStopped else { return nil }
-          core.observers.append(observer)
+          guard !core.phase.isStopped else { return nil }
+          core.subscribers.append(observer)
           return core.space
         })
       else { return }
@@ -249,21 +250,21 @@ where W.Action: Sendable, W.Focus: Sendable {
   ) -> Subscription {
     let (id, mustDrain) = core.withLock { core in
       core.nextObserverID += 1
-      let observer = Observer(
+      let observer = Subscriber(
         id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify)
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
       return (observer.id, core.enqueue(.subscribe(observer, initial: initial)))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
-      self?.core.withLock { core in core.observers.removeAll { $0.id == id } }
+      self?.core.withLock { core in core.subscribers.removeAll { $0.id == id } }
     }
   }
 
   func stop() {
     let (tasks, waiters) = core.withLock { $0.stop() }
     for task in tasks { task.cancel() }
-    for waiter in waiters { waiter.resume() }
+    waiters.resumeAll()
   }
 
   func idle() async {

@@ -29,7 +29,7 @@ package struct Run<ID: Hashable & Sendable>: Hashable, Sendable {
 package struct AnyWorkID: Hashable, @unchecked Sendable {
   // @unchecked: made only from `some Hashable & Sendable` (see `init`), so the erased value is
   // Sendable; `AnyHashable` just cannot say so.
-  @usableFromInline let base: AnyHashable
+  @usableFromInline package let base: AnyHashable
 
   @inlinable
   package init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
