@@ -54,7 +54,8 @@ public final class ComponentHarness<
   /// Sends `input`, waits until its effects have finished or wait outside the component, and
   /// asserts the views rendered meanwhile, one per action applied, in order.
   public func send(
-    _ input: Input, renders expected: [View], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    _ input: Input, renders expected: [View], fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -75,7 +76,8 @@ public final class ComponentHarness<
   /// Asserts the views rendered since the last assertion, once effects have settled: the
   /// results of work a fake answered or a clock released.
   public func renders(
-    _ expected: [View], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    _ expected: [View], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line,
     column: UInt = #column
   ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -83,8 +85,10 @@ public final class ComponentHarness<
   }
 
   /// Ends the test: fails if a rendered view was not asserted; then stops the component.
-  public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column) async {
+  public func finish(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await executor.quiescence()
     unasserted += rendered.drain()

@@ -66,7 +66,8 @@ extension TestDispatcher where S: Equatable {
   ///   - effects: The tasks, streams and cancellations expected, in order.
   public func expect(
     _ input: Input, from state: S, _ update: (inout S) -> Void = { _ in },
-    effects: [EffectStep] = [], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    effects: [EffectStep] = [], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line,
     column: UInt = #column
   ) {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -74,14 +75,16 @@ extension TestDispatcher where S: Equatable {
     var expected = state
     update(&expected)
     if expected != outcome.state {
-      reportFailure("State after \(input) differs from the expected state (− expected, + actual):\n"
-            + lineDiff(expected: expected, actual: outcome.state), at: sourceLocation)
+      reportFailure(
+        "State after \(input) differs from the expected state (− expected, + actual):\n"
+          + lineDiff(expected: expected, actual: outcome.state), at: sourceLocation)
     }
     if effects != outcome.effects {
-      reportFailure("Effects of \(input) differ (− expected, + actual):\n"
-            + lineDiff(
-              expected: effects.map(\.description), actual: outcome.effects.map(\.description))
-        , at: sourceLocation)
+      reportFailure(
+        "Effects of \(input) differ (− expected, + actual):\n"
+          + lineDiff(
+            expected: effects.map(\.description), actual: outcome.effects.map(\.description)),
+        at: sourceLocation)
     }
   }
 }

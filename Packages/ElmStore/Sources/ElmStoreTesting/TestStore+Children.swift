@@ -56,6 +56,8 @@ extension TestStore {
       advance(step)
       waited += step
     }
-    await receive(action, assert: updateExpectingResult, fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      action, assert: updateExpectingResult, fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 }

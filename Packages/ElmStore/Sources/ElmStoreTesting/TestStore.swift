@@ -154,8 +154,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
   /// Ends the test: exhaustive, fails if a received action was not asserted or an effect is
   /// still running; then stops the store.
-  public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column) async {
+  public func finish(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
     received += log.drain()

@@ -204,7 +204,10 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline
   func cancelRun(machine: Int, id: AnyWorkID) {
     let (task, waiters) = lock.withLock { flow in
-      (flow.remove(.id(OwnedWorkID(owner: machine, id: id))), flow.idleWaiters.take(if: flow.isIdle))
+      (
+        flow.remove(.id(OwnedWorkID(owner: machine, id: id))),
+        flow.idleWaiters.take(if: flow.isIdle)
+      )
     }
     task?.cancel()
     waiters.resumeAll()

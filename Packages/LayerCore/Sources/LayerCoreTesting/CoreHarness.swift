@@ -115,7 +115,8 @@ public final class CoreHarness<C: Core>: Sendable {
   /// Checks the inputs layer `layer`'s machine received since the last check of that layer
   /// (or since the start), in order.
   public func expect<Input: Equatable & Sendable>(
-    layer: Int, received expected: [Input], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    layer: Int, received expected: [Input], fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -139,7 +140,8 @@ public final class CoreHarness<C: Core>: Sendable {
   /// Checks the events layer `layer` emitted since the last check of that layer's events (or
   /// since the start), in order.
   public func expect(
-    layer: Int, emitted expected: [C.Event], fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    layer: Int, emitted expected: [C.Event], fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) where C.Event: Equatable {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -136,7 +136,8 @@ extension LoopHarness where U.Effect: Equatable {
     }
     guard !failures.isEmpty else { return }
     let inputs = steps.map(\.input).joined(separator: ", ")
-    reportFailure((["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
-          .joined(separator: "\n"), at: sourceLocation)
+    reportFailure(
+      (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
+        .joined(separator: "\n"), at: sourceLocation)
   }
 }

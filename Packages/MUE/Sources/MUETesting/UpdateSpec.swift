@@ -131,7 +131,8 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
 
   /// Checks that the inputs changed nothing and dispatched and cancelled nothing.
   public func thenNoChange(
-    from given: U.State, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    from given: U.State, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line,
     column: UInt = #column
   ) {
     then(state: given, fileID: fileID, filePath: filePath, line: line, column: column)

@@ -1,0 +1,168 @@
+import Testing
+
+@testable import Kernel
+
+@Suite struct DrainQueueBehaviour {
+  @Test func theFirstSenderDrainsAndTheOthersOnlyQueue() {
+    var queue = DrainQueue<Int>()
+    let first = queue.append(1)
+    let second = queue.append(2)
+    #expect(first && !second)
+    var taken: [Int] = []
+    while let next = queue.next() { taken.append(next) }
+    #expect(taken == [1, 2])
+    queue.endDrain()
+    #expect(!queue.isDraining)
+    let third = queue.append(3)
+    #expect(third)
+  }
+
+  @Test func messagesWaitUntilTheRuntimeMayDrain() {
+    var queue = DrainQueue<String>()
+    let drains = queue.append("event", mayDrain: false)
+    #expect(!drains)
+    queue.insertNext("start")
+    let claimed = queue.claim()
+    #expect(claimed)
+    let first = queue.next()
+    let second = queue.next()
+    #expect(first == "start" && second == "event")
+  }
+
+  @Test func aDrainEndedEarlyKeepsWhatWasNotTaken() {
+    var queue = DrainQueue<Int>()
+    _ = queue.append(1)
+    _ = queue.append(2)
+    let first = queue.next()
+    #expect(first == 1)
+    queue.endDrain()
+    #expect(queue.peek == 2)
+    let claimed = queue.claim()
+    let second = queue.next()
+    #expect(claimed && second == 2)
+  }
+
+  @Test func removingPendingMessagesKeepsTheOthersInOrder() {
+    var queue = DrainQueue<Int>()
+    for value in 1...6 { _ = queue.append(value) }
+    let first = queue.next()
+    #expect(first == 1)
+    queue.removePending { $0.isMultiple(of: 2) }
+    var rest: [Int] = []
+    while let value = queue.next() { rest.append(value) }
+    #expect(rest == [3, 5])
+  }
+
+  @Test func aLongDrainDropsTakenMessagesAndKeepsOrder() {
+    var queue = DrainQueue<Int>()
+    var taken: [Int] = []
+    _ = queue.append(0)
+    for value in 1...5_000 {
+      _ = queue.append(value)
+      if let next = queue.next() { taken.append(next) }
+    }
+    while let next = queue.next() { taken.append(next) }
+    #expect(taken == Array(0...5_000))
+    #expect(queue.messages.count < 5_000)
+  }
+}
+
+@Suite struct RunRegistryBehaviour {
+  @Test func aRunUnderTheSameIdSupersedesTheOneGoing() throws {
+    var runs = RunRegistry<String>()
+    let firstStarted = runs.start(id: "search", isFinite: true)
+    let first = try #require(firstStarted)
+    let secondStarted = runs.start(id: "search", isFinite: true)
+    let second = try #require(secondStarted)
+    #expect(second.superseded?.run == first.run)
+    #expect(!runs.isLive(first.run))
+    #expect(runs.isLive(second.run))
+    #expect(runs.count == 1)
+    #expect(runs.finiteCount == 1)
+  }
+
+  @Test func keepingTheRunningOneStartsNothing() throws {
+    var runs = RunRegistry<String>()
+    let firstStarted = runs.start(id: "load", isFinite: true)
+    let first = try #require(firstStarted)
+    let kept = runs.start(id: "load", isFinite: true, replacing: false)
+    #expect(kept == nil)
+    #expect(runs.isLive(first.run))
+  }
+
+  @Test func runsWithoutAnIdRunSideBySide() throws {
+    var runs = RunRegistry<String>()
+    let firstStarted = runs.start(id: nil, isFinite: true)
+    let first = try #require(firstStarted)
+    let secondStarted = runs.start(id: nil, isFinite: false)
+    let second = try #require(secondStarted)
+    #expect(first.superseded == nil && second.superseded == nil)
+    #expect(runs.count == 2)
+    #expect(runs.finiteCount == 1)
+  }
+
+  @Test func aStreamNoLongerCountsForIdle() throws {
+    var runs = RunRegistry<String>()
+    let timerStarted = runs.start(id: "timer", isFinite: true)
+    let timer = try #require(timerStarted)
+    let becameLongLived = runs.becomeLongLived(timer.run)
+    #expect(becameLongLived)
+    #expect(runs.finiteCount == 0)
+    #expect(runs.isRunning("timer"))
+    #expect(!runs.isRunning("timer", finiteOnly: true))
+    let again = runs.becomeLongLived(timer.run)
+    #expect(!again)
+  }
+
+  @Test func aFinishedOrRemovedRunIsOver() throws {
+    var runs = RunRegistry<String>()
+    let saveStarted = runs.start(id: "save", isFinite: true)
+    let save = try #require(saveStarted)
+    let finished = runs.finish(save.run)
+    let finishedAgain = runs.finish(save.run)
+    #expect(finished && !finishedAgain)
+    let loadStarted = runs.start(id: "load", isFinite: true)
+    let load = try #require(loadStarted)
+    let removed = runs.remove(.id("load"))
+    #expect(removed?.run == load.run)
+    let task = Task<Void, Never> {}
+    let attached = runs.attach(task, to: load.run)
+    #expect(!attached)
+    #expect(runs.isEmpty && runs.finiteCount == 0)
+  }
+
+  @Test func removingAllHandsBackEveryTask() throws {
+    var runs = RunRegistry<Int>()
+    for id in 0..<3 {
+      let startedStarted = runs.start(id: id, isFinite: true)
+      let started = try #require(startedStarted)
+      let attached = runs.attach(Task {}, to: started.run)
+      #expect(attached)
+    }
+    let tasks = runs.removeAll()
+    #expect(tasks.count == 3)
+    #expect(runs.isEmpty && runs.finiteCount == 0)
+  }
+}
+
+@Suite struct WaitersBehaviour {
+  @Test func waitersAreTakenOnlyWhenTheConditionHolds() async {
+    let waiters = Lock(Waiters())
+    async let resumed: Void = withCheckedContinuation { continuation in
+      waiters.withLock { $0.append(continuation) }
+    }
+    while waiters.withLock({ $0.isEmpty }) { await Task.yield() }
+    #expect(waiters.withLock { $0.take(if: false) }.isEmpty)
+    let taken = waiters.withLock { $0.take(if: true) }
+    #expect(taken.count == 1)
+    taken.resumeAll()
+    await resumed
+    #expect(waiters.withLock { $0.isEmpty })
+  }
+
+  @Test func aPhaseSaysWhetherMessagesAreHandled() {
+    #expect(!Phase.created.isRunning && !Phase.created.isStopped)
+    #expect(Phase.running.isRunning)
+    #expect(Phase.stopped.isStopped && !Phase.stopped.isRunning)
+  }
+}
