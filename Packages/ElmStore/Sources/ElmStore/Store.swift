@@ -75,9 +75,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   deinit {
-    let (tasks, waiters) = withCore { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    withCore { $0.stop() }.complete()
   }
 
   /// The state now.
@@ -157,9 +155,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// When `stop()` returns, no observer is called again and no late effect result is applied.
   public func stop() {
-    let (tasks, waiters) = withCore { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    withCore { $0.stop() }.complete()
   }
 
   /// Returns when nothing is queued and no finite effect is running.
@@ -167,14 +163,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Effects started with ``EffectLifetime/untilCancelled`` (a timer, say) do not count: a store
   /// waiting only on them is idle. Returns at once after ``stop()``.
   public func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isIdle = withCore { core -> Bool in
-        if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
-        return false
-      }
-      if isIdle { continuation.resume() }
-    }
+    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
   /// Calls `observer` with the current state, then after every action.

@@ -60,9 +60,7 @@ where
   }
 
   deinit {
-    let (tasks, waiters) = core.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    core.withLock { $0.stop() }.complete()
   }
 
   /// The state now.
@@ -85,14 +83,7 @@ where
   /// program is stopped when this returns.
   public func run() async -> App {
     start()
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isOver = core.withLock { core -> Bool in
-        if core.isOver { return true }
-        core.endWaiters.append(continuation)
-        return false
-      }
-      if isOver { continuation.resume() }
-    }
+    await core.wait(until: { $0.isOver }, park: { $0.endWaiters.append($1) })
     let final = state
     stop()
     return final
@@ -127,22 +118,13 @@ where
   /// inputs are discarded, later inputs ignored. When `stop()` returns, no handler is called
   /// again.
   public func stop() {
-    let (tasks, waiters) = core.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    core.withLock { $0.stop() }.complete()
   }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
   /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
   public func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isIdle = core.withLock { core -> Bool in
-        if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
-        return false
-      }
-      if isIdle { continuation.resume() }
-    }
+    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.

@@ -52,9 +52,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 
   deinit {
-    let (tasks, waiters) = lock.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    lock.withLock { $0.stop() }.complete()
   }
 
   /// The state now; `nil` until the reducer first sets one.
@@ -100,22 +98,13 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
   /// are discarded, later events ignored.
   public func stop() {
-    let (tasks, waiters) = lock.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    lock.withLock { $0.stop() }.complete()
   }
 
   /// Returns when no event is queued or handled and no finite work runs. Work started with
   /// ``WorkLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
   public func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isIdle = lock.withLock { flow -> Bool in
-        if flow.isIdle { return true }
-        flow.idleWaiters.append(continuation)
-        return false
-      }
-      if isIdle { continuation.resume() }
-    }
+    await lock.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
   /// Hands `state` to every layer, in order.

@@ -59,9 +59,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   deinit {
-    let (tasks, waiters) = core.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    core.withLock { $0.stop() }.complete()
   }
 
   /// The state now.
@@ -133,9 +131,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
   /// later events ignored. When `stop()` returns, no observer is called again.
   public func stop() {
-    let (tasks, waiters) = core.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    core.withLock { $0.stop() }.complete()
   }
 
   /// Returns when nothing is queued or handled and no effect handler is running.
@@ -143,14 +139,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
   /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
   public func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isIdle = core.withLock { core -> Bool in
-        if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
-        return false
-      }
-      if isIdle { continuation.resume() }
-    }
+    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
   /// Calls `observer` with the current state, then with every state that differs from the one

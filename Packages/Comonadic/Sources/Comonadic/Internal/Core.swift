@@ -120,14 +120,13 @@ where W.Action: Sendable, W.Focus: Sendable {
     return (true, (started, next))
   }
 
-  /// Stops for good: returns every task to cancel and every waiter to resume.
-  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
-  {
-    guard !phase.isStopped else { return ([], []) }
-    phase = .stopped
+  /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
+  @usableFromInline
+  mutating func stop() -> Shutdown {
+    guard !phase.isStopped else { return Shutdown() }
     subscribers = []
-    queue.removeAll()
     waiting = [:]
-    return (runs.removeAll(), idleWaiters.take(if: true))
+    return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
+
 }

@@ -262,20 +262,11 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   func stop() {
-    let (tasks, waiters) = core.withLock { $0.stop() }
-    for task in tasks { task.cancel() }
-    waiters.resumeAll()
+    core.withLock { $0.stop() }.complete()
   }
 
   func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isIdle = core.withLock { core -> Bool in
-        if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
-        return false
-      }
-      if isIdle { continuation.resume() }
-    }
+    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 }
 

@@ -35,3 +35,72 @@ extension [CheckedContinuation<Void, Never>] {
     for continuation in self { continuation.resume() }
   }
 }
+
+/// What stopping hands back, to act on after unlocking: the tasks of the runs to cancel and the
+/// callers to resume.
+@usableFromInline
+package struct Shutdown {
+  @usableFromInline var tasks: [Task<Void, Never>]
+  @usableFromInline var waiters: [CheckedContinuation<Void, Never>]
+
+  /// Nothing to do: the runtime had stopped already.
+  @inlinable
+  package init() {
+    tasks = []
+    waiters = []
+  }
+
+  /// Stops for good: moves `phase` to ``Phase/stopped``, drops every queued message, and takes
+  /// every run and every waiting caller. Does nothing when already stopped.
+  @inlinable
+  package init<Message, ID>(
+    phase: inout Phase, queue: inout DrainQueue<Message>, runs: inout RunRegistry<ID>,
+    waiters: inout Waiters
+  ) {
+    guard !phase.isStopped else {
+      tasks = []
+      self.waiters = []
+      return
+    }
+    phase = .stopped
+    queue.removeAll()
+    tasks = runs.removeAll()
+    self.waiters = waiters.take(if: true)
+  }
+
+  /// Adds callers to resume (a runtime's other waiters).
+  @inlinable
+  package mutating func resume(_ more: [CheckedContinuation<Void, Never>]) {
+    waiters += more
+  }
+
+  /// Cancels the tasks and resumes the callers; call it after unlocking.
+  @inlinable
+  package func complete() {
+    for task in tasks { task.cancel() }
+    waiters.resumeAll()
+  }
+}
+
+extension Lock {
+  /// Suspends until `isReady` holds for the value; until then `park` files the caller with
+  /// the value's waiters (the runtime resumes them when it becomes ready): `idle()`.
+  ///
+  /// ```swift
+  /// await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+  /// ```
+  @inlinable
+  package func wait(
+    until isReady: (Value) -> Bool,
+    park: (inout Value, CheckedContinuation<Void, Never>) -> Void
+  ) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = withLock { value -> Bool in
+        if isReady(value) { return true }
+        park(&value, continuation)
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+}

@@ -178,14 +178,12 @@ struct Core<State: Sendable, Action: Sendable> {
   @usableFromInline
   func isLive(_ run: Run<AnyWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
-  /// Stops for good: returns every task to cancel and every waiter to resume.
+  /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
   @usableFromInline
-  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
-  {
-    guard !phase.isStopped else { return ([], []) }
-    phase = .stopped
+  mutating func stop() -> Shutdown {
+    guard !phase.isStopped else { return Shutdown() }
     subscribers = []
-    queue.removeAll()
-    return (runs.removeAll(), idleWaiters.take(if: true))
+    return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
+
 }

@@ -100,12 +100,12 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     return takeWaiters()
   }
 
-  /// Stops for good: returns the tasks to cancel and the waiters to resume.
-  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
-  {
-    guard !phase.isStopped else { return ([], []) }
-    phase = .stopped
-    queue.removeAll()
-    return (runs.removeAll(), idleWaiters.take(if: true) + endWaiters.take(if: true))
+  /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
+  @usableFromInline
+  mutating func stop() -> Shutdown {
+    var shutdown = Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
+    shutdown.resume(endWaiters.take(if: true))
+    return shutdown
   }
+
 }

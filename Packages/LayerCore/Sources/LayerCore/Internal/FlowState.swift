@@ -93,12 +93,10 @@ struct FlowState<C: Core> {
     return idleWaiters.take(if: isIdle)
   }
 
-  /// Stops for good: returns the tasks to cancel and the waiters to resume.
-  mutating func stop() -> (tasks: [Task<Void, Never>], waiters: [CheckedContinuation<Void, Never>])
-  {
-    guard !phase.isStopped else { return ([], []) }
-    phase = .stopped
-    queue.removeAll()
-    return (runs.removeAll(), idleWaiters.take(if: true))
+  /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
+  @usableFromInline
+  mutating func stop() -> Shutdown {
+    return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
+
 }
