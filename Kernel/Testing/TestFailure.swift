@@ -18,13 +18,6 @@ struct CallSite: Sendable {
   var filePath: StaticString
   var line: UInt
   var column: UInt
-
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
-    self.fileID = fileID
-    self.filePath = filePath
-    self.line = line
-    self.column = column
-  }
 }
 
 /// Fails the running test with `message`, at `site`: a Swift Testing issue inside a Swift

@@ -1,0 +1,10 @@
+import Testing
+
+@Suite struct SwiftTestingProbe {
+  @Test func elmStore() async { await wrongTestStore() }
+  @Test func mue() { wrongUpdateSpec() }
+  @Test func ioLoop() { wrongStepper() }
+  @Test func layerCore() async { await wrongCoreHarness() }
+  @Test func comonadic() { wrongTestDispatcher() }
+  @Test func kit() { wrongConformance() }
+}

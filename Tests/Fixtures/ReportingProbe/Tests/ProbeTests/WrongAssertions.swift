@@ -1,0 +1,74 @@
+import ArchitectureSpec
+import ArchitectureSpecTesting
+import Comonadic
+import ComonadicTesting
+import ElmStore
+import ElmStoreTesting
+import IOLoop
+import IOLoopTesting
+import LayerCore
+import LayerCoreTesting
+import MUE
+import MUETesting
+
+// One wrong assertion per tool. Every call below must fail the test that makes it; the probe
+// script checks each message and that it points at the line of the call (`PROBE <tool>`).
+
+func wrongTestStore() async {
+  let store = TestStore(initialState: 0, update: { (count: inout Int, step: Int) in count += step })
+  await store.send(1) { $0 = 2 }  // PROBE elm-store
+  await store.finish()
+}
+
+struct Sum: MUE.Update {
+  func handle(event: Int, _ state: Int) -> UpdateResult<Int, NoEffect> {
+    .newState(state: state + event)
+  }
+  func handle(result: Never, _ state: Int) -> UpdateResult<Int, NoEffect> {}
+}
+
+func wrongUpdateSpec() {
+  UpdateSpec(Sum()).given(0).when(1).then(state: 2)  // PROBE mue
+}
+
+struct Total: PureApp, Equatable {
+  var count = 0
+  static func start() -> (Total, [Int]) { (Total(), []) }
+  func run(input: Int) -> (Total, [Int]) { (Total(count: count + input), []) }
+}
+
+func wrongStepper() {
+  var app = Stepper(Total.self)
+  _ = app.start()
+  app.step(1, expecting: Total(count: 2), [])  // PROBE io-loop
+}
+
+struct Adder: LayerCore.Core {
+  var layers: [Layer<Int, Int>] { [] }
+  func reduce(state: Int?, event: Int) -> ReducerResult<Int> { .set((state ?? 0) + event) }
+}
+
+func wrongCoreHarness() async {
+  let harness = CoreHarness(Adder())
+  await harness.start()
+  await harness.send(1)
+  harness.expect(events: [1], state: 2)  // PROBE layer-core
+  harness.stop()
+}
+
+func wrongTestDispatcher() {
+  let dispatcher = StateDispatcher<Void, Int, Int>.workflow { step in
+    [.action(.mutate { $0 += step })]
+  }
+  TestDispatcher(dispatcher, environment: ()).expect(1, from: 0) { $0 = 2 }  // PROBE comonadic
+}
+
+func wrongConformance() {
+  let failure = ConformanceFailure(
+    architecture: "probe", app: "counter", scenario: "c1.increment", rules: [.r1],
+    message: "expected count 1, got 0")
+  let report = AppReport(
+    architecture: "probe", app: "counter", scenarios: 1, passed: 0, failures: [failure],
+    knownDeviations: [], programs: 0, programFailures: [])
+  record(report)  // PROBE kit
+}

@@ -1,0 +1,11 @@
+import XCTest
+
+// Only XCTest is imported here: the tools' signatures must compile without Swift Testing.
+final class XCTestProbe: XCTestCase {
+  func testElmStore() async { await wrongTestStore() }
+  func testMUE() { wrongUpdateSpec() }
+  func testIOLoop() { wrongStepper() }
+  func testLayerCore() async { await wrongCoreHarness() }
+  func testComonadic() { wrongTestDispatcher() }
+  func testKit() { wrongConformance() }
+}
