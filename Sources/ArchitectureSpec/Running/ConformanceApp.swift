@@ -97,11 +97,6 @@ public final class FakeContext: Sendable {
     self.executor = executor
     self.honorsCancellation = honorsCancellation
   }
-
-  /// A pending call list recording into this run, honouring cancellation as set up.
-  func pendingCalls<Value>(of: Value.Type = Value.self) -> PendingCalls<Value> {
-    PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
-  }
 }
 
 /// Every fake of one run of `App`, sharing one call record, one virtual clock and one executor.

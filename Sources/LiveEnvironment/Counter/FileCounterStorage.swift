@@ -1,14 +1,6 @@
 import ArchitectureApps
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The counter's storage in a real file: the count as decimal text.
 ///
 /// Loading a missing file returns `nil` (nothing stored yet). A file that cannot be read, is not

@@ -253,39 +253,7 @@ extension Store {
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
-    let last = LastDelivered<Value>()
-    return addObserver { state in
-      let value = transform(state)
-      if last.replace(with: value) { observer(value) }
-    }
-  }
-}
-
-/// The last state one observer was given, to skip states equal to it.
-@usableFromInline
-final class LastDelivered<State: Equatable & Sendable>: @unchecked Sendable {
-  // @unchecked: only the caller draining the store calls an observer, and drains never overlap
-  // (one ends under the store's lock before the next begins), so `value` is never raced. The
-  // value lives behind a pointer so reading it skips the class property exclusivity checks.
-  @usableFromInline let value: UnsafeMutablePointer<State?>
-
-  @inlinable
-  init() {
-    value = .allocate(capacity: 1)
-    value.initialize(to: nil)
-  }
-
-  deinit {
-    value.deinitialize(count: 1)
-    value.deallocate()
-  }
-
-  /// Stores `state` and returns whether it differs from the one before.
-  @inlinable
-  func replace(with state: State) -> Bool {
-    if let last = value.pointee, last == state { return false }
-    value.pointee = state
-    return true
+    addObserver(distinct(transform, observer))
   }
 }
 

@@ -69,12 +69,7 @@ where
   /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
   /// again, or after ``stop()``, does nothing.
   public func start() {
-    let mustDrain = core.withLock { core -> Bool in
-      guard core.phase == .created else { return false }
-      core.phase = .running
-      core.queue.insertNext(.start)
-      return core.queue.claim()
-    }
+    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
   }
 
@@ -108,7 +103,7 @@ where
     }
     let outputs = locked.pointee.step(input)
     if outputs.isEmpty { return core.unlock() }
-    _ = locked.pointee.queue.claim()
+    locked.pointee.queue.startDraining()
     core.unlock()
     handle(outputs)
     drain()
@@ -133,12 +128,13 @@ where
     while true {
       core.lock()
       let locked = core.value
-      guard !locked.pointee.phase.isStopped, let message = locked.pointee.queue.next() else {
+      guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
         let waiters = locked.pointee.endDrain()
         core.unlock()
         waiters.resumeAll()
         return
       }
+      let message = locked.pointee.queue.take()
       let outputs: App.Outputs
       switch message {
       case .start:

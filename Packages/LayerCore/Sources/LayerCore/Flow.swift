@@ -63,12 +63,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
   package func start() {
-    let mustDrain = lock.withLock { flow -> Bool in
-      guard flow.phase == .created else { return false }
-      flow.phase = .running
-      flow.queue.insertNext(.start)
-      return flow.queue.claim()
-    }
+    let mustDrain = lock.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
   }
 
@@ -89,7 +84,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
       return
     }
     guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
-    _ = locked.pointee.queue.claim()
+    locked.pointee.queue.startDraining()
     lock.unlock()
     deliver(state)
     drain()
@@ -119,12 +114,13 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     while true {
       lock.lock()
       let locked = lock.value
-      guard !locked.pointee.phase.isStopped, let message = locked.pointee.queue.next() else {
+      guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
         let waiters = locked.pointee.endDrain()
         lock.unlock()
         waiters.resumeAll()
         return
       }
+      let message = locked.pointee.queue.take()
       switch message {
       case .start:
         lock.unlock()

@@ -71,12 +71,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Applies the update's ``Update/first(state:)`` and starts its effects; then handles the
   /// events sent so far. Calling it again, or after ``stop()``, does nothing.
   public func start() {
-    let mustDrain = core.withLock { core -> Bool in
-      guard core.phase == .created else { return false }
-      core.phase = .running
-      core.queue.insertNext(.start)
-      return core.queue.claim()
-    }
+    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
   }
 
@@ -109,13 +104,13 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       // Only observers to tell: claim the drain, notify outside the lock, then hand over to
       // `drain` for whatever they or other threads sent meanwhile.
       locked.pointee.state = next
-      _ = locked.pointee.queue.claim()
+      locked.pointee.queue.startDraining()
       let observers = locked.pointee.subscribers
       core.unlock()
       for observer in observers { observer.notify(next) }
       return drain()
     }
-    _ = locked.pointee.queue.claim()
+    locked.pointee.queue.startDraining()
     let step = locked.pointee.apply(result)
     core.unlock()
     perform(step)
@@ -172,11 +167,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
-    let last = LastValue<Value>()
-    return observe { state in
-      let value = transform(state)
-      if last.replace(with: value) { observer(value) }
-    }
+    observe(distinct(transform, observer))
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
@@ -185,12 +176,13 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     while true {
       core.lock()
       let locked = core.value
-      guard locked.pointee.hasNext, let message = locked.pointee.queue.next() else {
+      guard locked.pointee.hasNext else {
         let waiters = locked.pointee.endDrain()
         core.unlock()
         waiters.resumeAll()
         return
       }
+      let message = locked.pointee.queue.take()
       let before = locked.pointee.state
       let input: Processed<State, Event, Effect>.Input
       let result: UpdateResult<State, Effect>
@@ -289,20 +281,6 @@ extension Loop where H == HandleEffects<NoEffect>, U.Effect == NoEffect {
   /// Creates a loop whose update starts no effects.
   public convenience init(update: U, state: State, executor: (any TaskExecutor)? = nil) {
     self.init(update: update, effectHandler: .none, state: state, executor: executor)
-  }
-}
-
-/// The last value one observer was given, to skip values equal to it.
-final class LastValue<Value: Equatable & Sendable>: Sendable {
-  private let value = Lock<Value?>(nil)
-
-  /// Stores `new` and returns whether it differs from the one before.
-  func replace(with new: Value) -> Bool {
-    value.withLock { last in
-      if let last, last == new { return false }
-      last = new
-      return true
-    }
   }
 }
 

@@ -56,7 +56,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.pointee.space.select(action)
       return self.core.unlock()
     }
-    _ = core.pointee.queue.claim()
+    core.pointee.queue.startDraining()
     self.core.unlock()
     execute(plan)
     drain()
@@ -205,12 +205,13 @@ where W.Action: Sendable, W.Focus: Sendable {
     while true {
       core.lock()
       let core = self.core.value
-      guard !core.pointee.phase.isStopped, let message = core.pointee.queue.next() else {
+      guard !core.pointee.phase.isStopped, core.pointee.queue.hasNext else {
         let waiters = core.pointee.endDrain()
         self.core.unlock()
         waiters.resumeAll()
         return
       }
+      let message = core.pointee.queue.take()
       self.core.unlock()
       handle(message)
     }

@@ -11,16 +11,11 @@
 public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   private let read: @Sendable () -> State
   private let send: @Sendable (Action) -> Void
-  private let observe:
-    @Sendable (@escaping @Sendable (State) -> Void, _ isEqual: (@Sendable (State, State) -> Bool)?)
-      -> Subscription
+  private let observe: @Sendable (@escaping @Sendable (State) -> Void) -> Subscription
 
   init(
     read: @escaping @Sendable () -> State, send: @escaping @Sendable (Action) -> Void,
-    observe:
-      @escaping @Sendable (
-        @escaping @Sendable (State) -> Void, (@Sendable (State, State) -> Bool)?
-      ) -> Subscription
+    observe: @escaping @Sendable (@escaping @Sendable (State) -> Void) -> Subscription
   ) {
     self.read = read
     self.send = send
@@ -42,12 +37,7 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
-    let last = LastDelivered<Value>()
-    return observe(
-      { state in
-        let value = transform(state)
-        if last.replace(with: value) { observer(value) }
-      }, nil)
+    observe(distinct(transform, observer))
   }
 
   /// A scope of this scope.
@@ -60,7 +50,7 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     let observe = self.observe
     return ScopedStore<Child, ChildAction>(
       read: { read()[keyPath: path] }, send: { send(embed($0)) },
-      observe: { observer, _ in observe({ observer($0[keyPath: path]) }, nil) })
+      observe: { observer in observe { observer($0[keyPath: path]) } })
   }
 }
 
@@ -80,7 +70,7 @@ extension Store {
   ) -> ScopedStore<Child, ChildAction> {
     ScopedStore(
       read: { self.state[keyPath: path] }, send: { self.dispatch(embed($0)) },
-      observe: { observer, _ in self.subscribe { observer($0[keyPath: path]) } })
+      observe: { observer in self.subscribe { observer($0[keyPath: path]) } })
   }
 
   /// A view of one element of an identified list: its state (`nil` once it left the list) and
@@ -94,6 +84,6 @@ extension Store {
   ) -> ScopedStore<Child?, ChildAction> {
     ScopedStore(
       read: { self.state[keyPath: path][id: id] }, send: { self.dispatch(embed(id, $0)) },
-      observe: { observer, _ in self.subscribe { observer($0[keyPath: path][id: id]) } })
+      observe: { observer in self.subscribe { observer($0[keyPath: path][id: id]) } })
   }
 }

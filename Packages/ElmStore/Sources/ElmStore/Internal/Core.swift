@@ -81,10 +81,11 @@ struct Core<State: Sendable, Action: Sendable> {
     idleWaiters waiters: inout [CheckedContinuation<Void, Never>],
     records: inout [Processed<State, Action>]
   ) -> (StepKind, Action?, State, [Subscriber<State>], changed: Bool) {
-    guard !phase.isStopped, let message = queue.next() else {
+    guard !phase.isStopped, queue.hasNext else {
       waiters = endDrain()
       return (.drained, nil, state, [], false)
     }
+    let message = queue.take()
     switch message {
     case .action(let action, let origin):
       if recordsStates {
@@ -120,7 +121,7 @@ struct Core<State: Sendable, Action: Sendable> {
       update(&state, action)
       return .done
     }
-    _ = queue.claim()
+    queue.startDraining()
     return .applied(changed: apply(action, update: update))
   }
 

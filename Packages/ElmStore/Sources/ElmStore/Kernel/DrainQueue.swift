@@ -48,11 +48,18 @@ package struct DrainQueue<Message> {
     return true
   }
 
-  /// Takes the next message, or returns `nil` when none is left (the drain goes on until
-  /// ``endDrain()``).
-  @inlinable
-  package mutating func next() -> Message? {
-    guard head < messages.count else { return nil }
+  /// Claims the drain for a caller that found it free under the same lock (the fast path of a
+  /// send that applies its message in place).
+  @inlinable @inline(__always)
+  package mutating func startDraining() {
+    isDraining = true
+  }
+
+  /// Takes the next message; call it only when ``hasNext``. A drain loop checks ``hasNext``
+  /// first and takes a plain value: an optional of a many-payload message enum costs a runtime
+  /// call per message to check and destroy.
+  @inlinable @inline(__always)
+  package mutating func take() -> Message {
     let message = messages[head]
     head += 1
     if head >= 1024, head * 2 >= messages.count {
@@ -62,19 +69,31 @@ package struct DrainQueue<Message> {
     return message
   }
 
+  /// Takes the next message, or returns `nil` when none is left (the drain goes on until
+  /// ``endDrain()``).
+  @inlinable
+  package mutating func next() -> Message? { hasNext ? take() : nil }
+
   /// Ends the drain. Messages not taken yet stay queued (a runtime that stopped taking them
   /// before `start()` keeps them for later).
   ///
   /// - Parameter keepingCapacity: Whether to keep the buffer for the next drain.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func endDrain(keepingCapacity: Bool = true) {
+    // Usually the buffer is empty (the drainer applied its message in place): nothing to drop.
+    if !messages.isEmpty { dropTaken(keepingCapacity: keepingCapacity) }
+    isDraining = false
+  }
+
+  /// Drops the messages already taken.
+  @usableFromInline @inline(never)
+  mutating func dropTaken(keepingCapacity: Bool) {
     if head >= messages.count {
-      if !messages.isEmpty { messages.removeAll(keepingCapacity: keepingCapacity) }
+      messages.removeAll(keepingCapacity: keepingCapacity)
     } else if head > 0 {
       messages.removeSubrange(..<head)
     }
     head = 0
-    isDraining = false
   }
 
   /// Drops the messages not taken yet that match `shouldRemove` (what a cancelled run sent).

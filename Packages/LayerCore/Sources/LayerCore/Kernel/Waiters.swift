@@ -20,7 +20,7 @@ package struct Waiters {
   }
 
   /// Takes every waiting caller if `condition` holds; none otherwise.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func take(if condition: Bool) -> [CheckedContinuation<Void, Never>] {
     guard condition, !continuations.isEmpty else { return [] }
     defer { continuations = [] }
@@ -30,8 +30,9 @@ package struct Waiters {
 
 extension [CheckedContinuation<Void, Never>] {
   /// Resumes every caller; call it after unlocking.
-  @inlinable
+  @inlinable @inline(__always)
   package func resumeAll() {
+    guard !isEmpty else { return }
     for continuation in self { continuation.resume() }
   }
 }

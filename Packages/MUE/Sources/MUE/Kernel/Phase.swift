@@ -21,3 +21,18 @@ package enum Phase: Sendable, Hashable {
   /// Whether the runtime has stopped.
   @inlinable package var isStopped: Bool { self == .stopped }
 }
+
+extension Phase {
+  /// `start()` of a runtime made at ``created``: moves to ``running`` and puts `message` ahead
+  /// of what was sent before it. Returns whether the caller must drain; nothing happens (and
+  /// `false`) when the runtime started or stopped already.
+  @inlinable
+  package mutating func start<Message>(_ queue: inout DrainQueue<Message>, with message: Message)
+    -> Bool
+  {
+    guard self == .created else { return false }
+    self = .running
+    queue.insertNext(message)
+    return queue.claim()
+  }
+}
