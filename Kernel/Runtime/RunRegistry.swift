@@ -58,12 +58,12 @@ package struct OwnedWorkID: Hashable, Sendable {
 package struct RunRegistry<ID: Hashable & Sendable> {
   @usableFromInline
   struct Entry {
-    @usableFromInline var token: Int
+    @usableFromInline var key: RunKey<ID>
     @usableFromInline var task: Task<Void, Never>?
     @usableFromInline var isFinite: Bool
 
-    @inlinable init(token: Int, task: Task<Void, Never>?, isFinite: Bool) {
-      self.token = token
+    @inlinable init(key: RunKey<ID>, task: Task<Void, Never>?, isFinite: Bool) {
+      self.key = key
       self.task = task
       self.isFinite = isFinite
     }
@@ -72,7 +72,11 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// A run taken out of the registry, with its task to cancel after unlocking.
   @usableFromInline package typealias Removed = (run: Run<ID>, task: Task<Void, Never>?)
 
-  @usableFromInline var entries: [RunKey<ID>: Entry] = [:]
+  /// The runs going, by token: what a run asks about itself (is it live, attach its task, end
+  /// it) costs an integer lookup, never hashing and comparing the user's id.
+  @usableFromInline var entries: [Int: Entry] = [:]
+  /// The token of the run going under each key.
+  @usableFromInline var tokens: [RunKey<ID>: Int] = [:]
   @usableFromInline var nextToken = 1
   /// How many runs are finite.
   @usableFromInline package private(set) var finiteCount = 0
@@ -88,7 +92,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// The keys of the runs going that match `predicate`.
   @inlinable
   package func keys(where predicate: (RunKey<ID>) -> Bool) -> [RunKey<ID>] {
-    entries.keys.filter(predicate)
+    tokens.keys.filter(predicate)
   }
 
   /// Files a new run under `key` (under a key of its own token when `key` is `nil`).
@@ -103,12 +107,16 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   package mutating func start(
     _ key: RunKey<ID>?, isFinite: Bool, replacing: Bool = true
   ) -> (run: Run<ID>, superseded: Removed?)? {
-    if !replacing, let key, entries[key] != nil { return nil }
     let token = nextToken
-    nextToken += 1
     let key = key ?? .anonymous(token)
-    let superseded = remove(key)
-    entries[key] = Entry(token: token, task: nil, isFinite: isFinite)
+    var superseded: Removed?
+    if let running = tokens[key] {
+      guard replacing else { return nil }
+      superseded = take(running)
+    }
+    nextToken += 1
+    entries[token] = Entry(key: key, task: nil, isFinite: isFinite)
+    tokens[key] = token
     if isFinite { finiteCount += 1 }
     return (Run(key: key, token: token), superseded)
   }
@@ -119,27 +127,27 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   package mutating func start(
     id: ID?, isFinite: Bool, replacing: Bool = true
   ) -> (run: Run<ID>, superseded: Removed?)? {
-    start(id.map(RunKey.id), isFinite: isFinite, replacing: replacing)
+    start(id.map { .id($0) }, isFinite: isFinite, replacing: replacing)
   }
 
   /// Gives `run` its task; returns `false` when the run is already over (cancel the task).
   @inlinable
   package mutating func attach(_ task: Task<Void, Never>, to run: Run<ID>) -> Bool {
-    guard entries[run.key]?.token == run.token else { return false }
-    entries[run.key]?.task = task
+    guard entries[run.token] != nil else { return false }
+    entries[run.token]?.task = task
     return true
   }
 
   /// Whether `run` is still going: what it sends may still arrive.
   @inlinable
-  package func isLive(_ run: Run<ID>) -> Bool { entries[run.key]?.token == run.token }
+  package func isLive(_ run: Run<ID>) -> Bool { entries[run.token] != nil }
 
   /// Whether a run under `id` is going.
   ///
   /// - Parameter finiteOnly: Count only finite runs (a stream under `id` does not count).
   @inlinable
   package func isRunning(_ id: ID, finiteOnly: Bool = false) -> Bool {
-    guard let entry = entries[.id(id)] else { return false }
+    guard let token = tokens[.id(id)], let entry = entries[token] else { return false }
     return !finiteOnly || entry.isFinite
   }
 
@@ -147,35 +155,62 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// when none is going. The caller drops what the run queued.
   @inlinable
   package mutating func remove(_ key: RunKey<ID>) -> Removed? {
-    guard let entry = entries.removeValue(forKey: key) else { return nil }
+    guard let token = tokens[key] else { return nil }
+    return take(token)
+  }
+
+  /// Takes run `token` out of both tables.
+  @inlinable
+  mutating func take(_ token: Int) -> Removed? {
+    guard let entry = entries.removeValue(forKey: token) else { return nil }
+    tokens[entry.key] = nil
     if entry.isFinite { finiteCount -= 1 }
-    return (Run(key: key, token: entry.token), entry.task)
+    return (Run(key: entry.key, token: token), entry.task)
   }
 
   /// Marks `run` long-lived (it became a stream): `idle()` no longer waits for it. Returns
   /// whether that changed anything.
   @inlinable
   package mutating func becomeLongLived(_ run: Run<ID>) -> Bool {
-    guard isLive(run), entries[run.key]?.isFinite == true else { return false }
-    entries[run.key]?.isFinite = false
+    guard entries[run.token]?.isFinite == true else { return false }
+    entries[run.token]?.isFinite = false
     finiteCount -= 1
     return true
   }
 
   /// Ends `run` when its work returns; returns `false` when it was already over.
   @inlinable
-  package mutating func finish(_ run: Run<ID>) -> Bool {
-    guard isLive(run), let entry = entries.removeValue(forKey: run.key) else { return false }
-    if entry.isFinite { finiteCount -= 1 }
-    return true
-  }
+  package mutating func finish(_ run: Run<ID>) -> Bool { take(run.token) != nil }
 
   /// Removes every run; returns their tasks to cancel after unlocking.
   @inlinable
   package mutating func removeAll() -> [Task<Void, Never>] {
-    let tasks = entries.values.compactMap(\.task)
+    let tasks = entries.values.compactMap { $0.task }
     entries = [:]
+    tokens = [:]
     finiteCount = 0
     return tasks
+  }
+}
+
+/// A queued message that may come from a run: when the run is removed or superseded, what it
+/// queued and nobody handled yet is dropped with it (a late result never lands).
+@usableFromInline
+package protocol RunMessage {
+  associatedtype WorkID: Hashable & Sendable
+  /// The run that sent the message; `nil` when it comes from outside any run.
+  var origin: Run<WorkID>? { get }
+}
+
+extension DrainQueue where Message: RunMessage {
+  /// Drops what a removed or superseded run queued and nobody took yet; returns the run's task
+  /// to cancel after unlocking.
+  ///
+  /// Kept apart from ``RunRegistry``'s methods on purpose: those stay specialized for the
+  /// registry's id type even where the message type is generic.
+  @inlinable
+  package mutating func drop(_ removed: RunRegistry<Message.WorkID>.Removed) -> Task<Void, Never>? {
+    removePending { $0.origin == removed.run }
+    return removed.task
   }
 }

@@ -44,7 +44,7 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
 /// Every effect sees the same action and state; actions they dispatch are queued and handled
 /// after all of them have run.
 public func join<State, Action>(effects: [Effect<State, Action>]) -> Effect<State, Action> {
-  let bodies = effects.compactMap(\.body)
+  let bodies = effects.compactMap { $0.body }
   switch bodies.count {
   case 0: return .none
   case 1: return effects.first { $0.body != nil } ?? .none

@@ -207,7 +207,10 @@ where
   @usableFromInline
   func cancelRun(slot: Int, id: AnyWorkID) {
     let (task, waiters) = core.withLock { core in
-      (core.remove(.id(OwnedWorkID(owner: slot, id: id))), core.takeWaiters())
+      (
+        core.remove(.id(OwnedWorkID(owner: slot, id: id))),
+        core.takeWaiters()
+      )
     }
     task?.cancel()
     waiters.resumeAll()

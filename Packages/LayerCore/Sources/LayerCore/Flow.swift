@@ -44,9 +44,9 @@ public final class Flow<C: Core>: FlowHost, Sendable {
             receive(event, run)
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
-    routes = layers.compactMap(\.route)
-    deliveries = layers.compactMap(\.deliver)
-    starts = layers.map(\.start)
+    routes = layers.compactMap { $0.route }
+    deliveries = layers.compactMap { $0.deliver }
+    starts = layers.map { $0.start }
     host.host = self
     reference.flow = self
   }

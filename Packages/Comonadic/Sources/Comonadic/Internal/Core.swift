@@ -12,6 +12,15 @@ where W.Action: Sendable, W.Focus: Sendable {
   case subscribe(Subscriber<W>, initial: Bool)
 }
 
+extension Message: RunMessage {
+  @usableFromInline var origin: Run<AnyWorkID>? {
+    switch self {
+    case .result(_, let from, _), .sent(_, let from): from
+    case .plan, .subscribe: nil
+    }
+  }
+}
+
 /// A task that waits for the run under its id to finish (``WhenRunning/enqueue``).
 @usableFromInline
 struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
@@ -79,27 +88,18 @@ where W.Action: Sendable, W.Focus: Sendable {
   mutating func start(_ id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<AnyWorkID>, superseded: Task<Void, Never>?
   )? {
-    guard !phase.isStopped, let (run, superseded) = runs.start(id: id, isFinite: isFinite)
-    else { return nil }
-    return (run, superseded.flatMap { dropMessages(of: $0) })
+    let key: RunKey<AnyWorkID>? = if let id { .id(id) } else { nil }
+    guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
+      return nil
+    }
+    return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Removes the run under `id` and the tasks waiting for it, and drops what it queued.
   /// Returns its task to cancel.
   mutating func remove(_ id: AnyWorkID) -> Task<Void, Never>? {
     waiting[id] = nil
-    return runs.remove(.id(id)).flatMap { dropMessages(of: $0) }
-  }
-
-  /// Drops what a removed run queued; returns its task to cancel.
-  mutating func dropMessages(of removed: RunRegistry<AnyWorkID>.Removed) -> Task<Void, Never>? {
-    queue.removePending {
-      switch $0 {
-      case .result(_, let from, _), .sent(_, let from): from == removed.run
-      case .plan, .subscribe: false
-      }
-    }
-    return removed.task
+    return runs.remove(.id(id)).flatMap { queue.drop($0) }
   }
 
   /// Whether `run` may still deliver actions.

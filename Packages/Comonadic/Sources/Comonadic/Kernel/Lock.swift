@@ -25,20 +25,27 @@ package final class Lock<Value>: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let value: UnsafeMutablePointer<Value>
 
+  /// Allocates the mutex and the value in one block: one allocation fewer per lock, and every
+  /// runtime, subscription and test tool makes several.
   @usableFromInline
   package init(_ initial: Value) {
-    mutex = .allocate(capacity: 1)
+    let valueOffset =
+      (MemoryLayout<pthread_mutex_t>.stride + MemoryLayout<Value>.alignment - 1)
+      / MemoryLayout<Value>.alignment * MemoryLayout<Value>.alignment
+    let block = UnsafeMutableRawPointer.allocate(
+      byteCount: valueOffset + MemoryLayout<Value>.size,
+      alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
+    mutex = block.bindMemory(to: pthread_mutex_t.self, capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
-    value = .allocate(capacity: 1)
+    value = (block + valueOffset).bindMemory(to: Value.self, capacity: 1)
     value.initialize(to: initial)
   }
 
   deinit {
     pthread_mutex_destroy(mutex)
-    mutex.deallocate()
     value.deinitialize(count: 1)
-    value.deallocate()
+    UnsafeMutableRawPointer(mutex).deallocate()
   }
 
   /// Runs `body` with the value while holding the mutex.

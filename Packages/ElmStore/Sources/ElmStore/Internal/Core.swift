@@ -5,6 +5,12 @@ enum Message<State: Sendable, Action: Sendable>: Sendable {
   case subscribe(Subscriber<State>)
 }
 
+extension Message: RunMessage {
+  @usableFromInline var origin: Run<AnyWorkID>? {
+    if case .action(_, let from) = self { from } else { nil }
+  }
+}
+
 /// What one step of the queue did.
 @usableFromInline
 enum StepKind: Sendable {
@@ -149,17 +155,7 @@ struct Core<State: Sendable, Action: Sendable> {
   /// its task to cancel.
   @usableFromInline
   mutating func remove(_ key: RunKey<AnyWorkID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { dropActions(of: $0) }
-  }
-
-  /// Drops the actions a removed run queued that were not handled yet; returns its task to
-  /// cancel.
-  @usableFromInline
-  mutating func dropActions(of removed: RunRegistry<AnyWorkID>.Removed) -> Task<Void, Never>? {
-    queue.removePending {
-      if case .action(_, let from?) = $0 { from == removed.run } else { false }
-    }
-    return removed.task
+    runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Files a new run under `key` (see ``RunRegistry/start(_:isFinite:replacing:)``) and drops
@@ -172,7 +168,7 @@ struct Core<State: Sendable, Action: Sendable> {
     guard !phase.isStopped,
       let (run, superseded) = runs.start(key, isFinite: isFinite, replacing: replacing)
     else { return nil }
-    return (run, superseded.flatMap { dropActions(of: $0) })
+    return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Whether `run` may still deliver actions.

@@ -18,6 +18,12 @@ enum Message<Input: Sendable>: Sendable {
   case input(Input, from: Run<OwnedWorkID>?)
 }
 
+extension Message: RunMessage {
+  @usableFromInline var origin: Run<OwnedWorkID>? {
+    if case .input(_, let from) = self { from } else { nil }
+  }
+}
+
 /// Everything a program guards with its lock.
 @usableFromInline
 struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
@@ -72,24 +78,16 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   mutating func start(slot: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
-    guard !phase.isStopped,
-      let (run, superseded) = runs.start(
-        id: id.map { OwnedWorkID(owner: slot, id: $0) }, isFinite: isFinite)
-    else { return nil }
-    return (run, superseded.flatMap { dropInputs(of: $0) })
+    let key = id.map { RunKey.id(OwnedWorkID(owner: slot, id: $0)) }
+    guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
+      return nil
+    }
+    return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { dropInputs(of: $0) }
-  }
-
-  /// Drops the inputs a removed run queued; returns its task to cancel.
-  mutating func dropInputs(of removed: RunRegistry<OwnedWorkID>.Removed) -> Task<Void, Never>? {
-    queue.removePending {
-      if case .input(_, let from?) = $0 { from == removed.run } else { false }
-    }
-    return removed.task
+    runs.remove(key).flatMap { queue.drop($0) }
   }
 
   func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }

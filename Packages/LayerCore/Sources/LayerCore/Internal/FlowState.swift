@@ -9,6 +9,15 @@ enum Message<Event: Sendable>: Sendable {
   case job(@Sendable () -> Void, from: Run<OwnedWorkID>?)
 }
 
+extension Message: RunMessage {
+  @usableFromInline var origin: Run<OwnedWorkID>? {
+    switch self {
+    case .event(_, let run), .job(_, let run): run
+    case .start: nil
+    }
+  }
+}
+
 /// Everything a flow guards with its lock.
 @usableFromInline
 struct FlowState<C: Core> {
@@ -64,27 +73,16 @@ struct FlowState<C: Core> {
   mutating func start(machine: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
-    guard !phase.isStopped,
-      let (run, superseded) = runs.start(
-        id: id.map { OwnedWorkID(owner: machine, id: $0) }, isFinite: isFinite)
-    else { return nil }
-    return (run, superseded.flatMap { dropMessages(of: $0) })
+    let key = id.map { RunKey.id(OwnedWorkID(owner: machine, id: $0)) }
+    guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
+      return nil
+    }
+    return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Removes the work under `key` and what it queued; returns its task to cancel.
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { dropMessages(of: $0) }
-  }
-
-  /// Drops what a removed run queued; returns its task to cancel.
-  mutating func dropMessages(of removed: RunRegistry<OwnedWorkID>.Removed) -> Task<Void, Never>? {
-    queue.removePending { message in
-      switch message {
-      case .event(_, let run?), .job(_, let run?): run == removed.run
-      default: false
-      }
-    }
-    return removed.task
+    runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.

@@ -8,6 +8,12 @@ enum Message<State: Sendable, Event: Sendable, Effect: MUE.Effect>: Sendable {
   case subscribe(Subscriber<State>)
 }
 
+extension Message: RunMessage {
+  @usableFromInline var origin: Run<Effect.ID>? {
+    if case .result(_, let from) = self { from } else { nil }
+  }
+}
+
 /// What one message did, for the test harness: the input, the state after it, and the effects
 /// it started and cancelled.
 @usableFromInline
@@ -108,8 +114,9 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
       if let task = remove(.id(id)) { step.cancelled.append(task) }
     }
     for effect in result.effects {
-      guard let (run, superseded) = runs.start(id: effect.id, isFinite: true) else { continue }
-      if let superseded, let task = dropResults(of: superseded) { step.cancelled.append(task) }
+      let key: RunKey<Effect.ID>? = if let id = effect.id { .id(id) } else { nil }
+      guard let (run, superseded) = runs.start(key, isFinite: true) else { continue }
+      if let superseded, let task = queue.drop(superseded) { step.cancelled.append(task) }
       step.started.append(Launch(effect: effect, run: run))
     }
     return step
@@ -126,16 +133,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   /// Removes the run under `key` and whatever results it queued; returns its task to cancel.
   @usableFromInline
   mutating func remove(_ key: RunKey<Effect.ID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { dropResults(of: $0) }
-  }
-
-  /// Drops the results a removed run queued; returns its task to cancel.
-  @usableFromInline
-  mutating func dropResults(of removed: RunRegistry<Effect.ID>.Removed) -> Task<Void, Never>? {
-    queue.removePending {
-      if case .result(_, let from) = $0 { from == removed.run } else { false }
-    }
-    return removed.task
+    runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Whether `run` may still deliver results.
