@@ -253,7 +253,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     return isLive
   }
 
-  @usableFromInline
+  @inlinable
   func becomeLongLived(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { core in
       core.runs.becomeLongLived(run) ? core.idleWaiters.take(if: core.isIdle) : []
@@ -261,7 +261,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     waiters.resumeAll()
   }
 
-  @usableFromInline
+  @inlinable
   func finish(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { core in
       core.isLive(run) && core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []

@@ -131,13 +131,13 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   }
 
   /// Removes the run under `key` and whatever results it queued; returns its task to cancel.
-  @usableFromInline
+  @inlinable
   mutating func remove(_ key: RunKey<Effect.ID>) -> Task<Void, Never>? {
     runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Whether `run` may still deliver results.
-  @usableFromInline
+  @inlinable
   func isLive(_ run: Run<Effect.ID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
