@@ -87,7 +87,8 @@ public enum Catalog {
       name: "mue",
       apps: [
         .init(Implementation<CounterApp>.mue), .init(Implementation<StopwatchApp>.mue),
-        .init(Implementation<WeatherApp>.mue),
+        .init(Implementation<WeatherApp>.mue), .init(Implementation<TodosApp>.mue),
+        .init(Implementation<ShellApp>.mue),
       ],
       tally: MUETally.self),
     Architecture(

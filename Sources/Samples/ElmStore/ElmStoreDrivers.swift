@@ -204,35 +204,3 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
-
-/// Child observers the kit asks for before start, subscribed when the runtime starts (R11: a
-/// child observer subscribed before start gets its first view at start).
-final class PendingObservers<Child: Sendable, View: Sendable>: Sendable {
-  private let state = Mutex<(started: Bool, waiting: [(Child, @Sendable (View) -> Void)])>(
-    (false, []))
-
-  /// Keeps `observer` for start and returns `true`, or returns `false` once started.
-  func `defer`(_ child: Child, _ observer: @escaping @Sendable (View) -> Void) -> Bool {
-    state.withLock { state in
-      guard !state.started else { return false }
-      state.waiting.append((child, observer))
-      return true
-    }
-  }
-
-  /// Marks the runtime started and returns the observers kept until now.
-  func start() -> [(Child, @Sendable (View) -> Void)] {
-    state.withLock { state in
-      state.started = true
-      defer { state.waiting = [] }
-      return state.waiting
-    }
-  }
-}
-
-/// A flag set once.
-final class Once: Sendable {
-  private let flag = Atomic(false)
-  var isSet: Bool { flag.load(ordering: .acquiring) }
-  func set() { flag.store(true, ordering: .releasing) }
-}

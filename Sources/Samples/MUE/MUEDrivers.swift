@@ -90,3 +90,92 @@ public final class MUETally: TallySubject {
 
   public func stop() { loop.stop() }
 }
+
+// side-by-side: todos wiring
+final class MUETodosDriver: AppDriver, Sendable {
+  typealias App = TodosApp
+  let loop: Loop<MUETodos.Update, MUETodos.EffectHandler>
+  private let pending = PendingObservers<Int, TodoRowView?>()
+
+  init(environment: TodosEnvironment) { loop = MUETodos.makeLoop(environment: environment) }
+
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    loop.observe(MUETodos.view, observer)
+    for (id, observer) in pending.start() { observeRow(id, observer) }
+    loop.start()
+  }
+
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    if pending.defer(id, observer) { return }
+    observeRow(id, observer)
+  }
+
+  /// One row's view, and `nil` once when it leaves the list (R11).
+  private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let gone = Once()
+    loop.observe({ $0.rows[id: id].map { MUETodoRow.view(id: id, $0) } }) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: TodosIntent) { loop.send(intent) }
+  func send(_ intent: TodoRowIntent, to id: Int) { loop.send(.row(id: id, intent)) }
+  var view: TodosView { get async { MUETodos.view(loop.state) } }
+  func idle() async {}  // every effect runs on environment.executor, which the kit watches
+  func stop() async { loop.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The todos list on MUE.
+  public static var mue: Implementation {
+    Implementation(architecture: "mue") { MUETodosDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+final class MUEShellDriver: AppDriver, Sendable {
+  typealias App = ShellApp
+  let loop: Loop<MUEShell.Update, MUEShell.EffectHandler>
+  private let pending = PendingObservers<ShellTab, ShellChildView>()
+
+  init(environment: ShellEnvironment) { loop = MUEShell.makeLoop(environment: environment) }
+
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    loop.observe(MUEShell.view, observer)
+    for (tab, observer) in pending.start() { observeTab(tab, observer) }
+    loop.start()
+  }
+
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    if pending.defer(tab, observer) { return }
+    observeTab(tab, observer)
+  }
+
+  private func observeTab(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
+  {
+    loop.observe({ MUEShell.childView(tab, $0) }, observer)
+  }
+
+  func send(_ intent: ShellIntent) { loop.send(intent) }
+  /// An intent sent through a child's scope is the shell's intent for that child.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    switch (tab, intent) {
+    case (.counter, .counter), (.stopwatch, .stopwatch), (.weather, .weather): loop.send(intent)
+    default: break
+    }
+  }
+  var view: ShellView { get async { MUEShell.view(loop.state) } }
+  func idle() async {}
+  func stop() async { loop.stop() }
+}
+
+extension Implementation where App == ShellApp {
+  /// The shell on MUE.
+  public static var mue: Implementation {
+    Implementation(architecture: "mue") { MUEShellDriver(environment: $0) }
+  }
+}
+// side-by-side: end

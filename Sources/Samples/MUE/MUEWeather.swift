@@ -123,6 +123,14 @@ public enum MUEWeather {
       }
     }
 
+    /// The weather as the shell's resetAll leaves it (H5): the query, rows and selection
+    /// cleared, the unit kept, and every debounce, search and forecast cancelled.
+    public func reset(_ state: State) -> UpdateResult<State, Effect> {
+      var cleared = State()
+      cleared.unit = state.unit
+      return .newState(state: cleared).cancelling(.debounce, .search, .forecast)
+    }
+
     private func forecast(_ place: Place, _ state: State) -> UpdateResult<State, Effect> {
       let loading = state.copy {
         $0.selected = place

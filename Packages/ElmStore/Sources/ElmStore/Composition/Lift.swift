@@ -31,12 +31,9 @@ public func lift<
   action: ActionPath<ParentAction, (id: ID, action: ChildAction)>
 ) -> Update<ParentState, ParentAction> {
   { state, parentAction in
-    guard let (id, childAction) = action.extract(parentAction),
-      var child = state[keyPath: path].take(id: id)
-    else { return }
-    // Taken out and put back, so the element is not copied while it changes.
-    update(&child, childAction)
-    state[keyPath: path].restore(child, id: id)
+    guard let (id, childAction) = action.extract(parentAction) else { return }
+    // Changed in place, so the element is not copied while it changes.
+    state[keyPath: path].update(id: id) { update(&$0, childAction) }
   }
 }
 

@@ -1,6 +1,6 @@
 /// An ordered list of identified elements with O(1) access by id: the state of a list of
-/// child features (each todo row), as ``lift(_:forEach:action:)`` and
-/// ``Store/scope(forEach:id:action:)`` address them.
+/// child features (each todo row), which a parent lifts its child's update over and observes
+/// one element of.
 ///
 /// ```swift
 /// var rows = IdentifiedList<Int, Row>()
@@ -87,12 +87,17 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     for index in elements.values.indices { change(&elements.values[index]) }
   }
 
-  /// Takes the element out, leaving its place in the list (for changing it without a copy).
-  mutating func take(id: ID) -> Element? { elements.removeValue(forKey: id) }
-
-  /// Puts back an element taken out with `self[id: id] = nil` at its old place.
-  mutating func restore(_ element: Element, id: ID) {
-    elements[id] = element
+  /// Changes the element with `id` in place, without copying it; returns `nil` (and calls
+  /// nothing) when no element has that id.
+  ///
+  /// - Complexity: O(1) plus `change`.
+  @discardableResult
+  public mutating func update<Result>(
+    id: ID, _ change: (inout Element) throws -> Result
+  ) rethrows -> Result? {
+    guard var element = elements.removeValue(forKey: id) else { return nil }
+    defer { elements[id] = element }
+    return try change(&element)
   }
 }
 

@@ -1,0 +1,219 @@
+/// Composition, the Mobius way: a child feature is an ``Update`` and an ``EffectHandler`` of its
+/// own; a parent runs the child's update on the child's part of its state and maps what comes
+/// back — the new state, the effects, the cancellations — into its own types. Nothing of the
+/// child is written again in the parent.
+///
+/// ```swift
+/// case .counter(let event):
+///   return CounterUpdate().handle(
+///     event: event, in: state, at: \.counter, effect: ShellEffect.counter, id: ShellEffectID.counter)
+/// ```
+extension UpdateResult {
+  /// This child's result as its parent's: the child's new state written at `path` in `parent`,
+  /// its effects embedded with `effect` and its cancellations with `id`.
+  ///
+  /// A result that leaves the child's state unchanged leaves the parent's unchanged.
+  @inlinable
+  public func lifted<Parent, ParentEffect: MUE.Effect>(
+    into parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect> {
+    var next: Parent?
+    if let state {
+      var changed = parent
+      changed[keyPath: path] = state
+      next = changed
+    }
+    return UpdateResult<Parent, ParentEffect>(
+      state: next, effects: effects.map(embed), cancellations: cancellations.map(embedID))
+  }
+
+  /// This result, then what `next` makes of the state it leaves, as one result: the states
+  /// chained, the effects and cancellations of both in order. For a parent that turns a child's
+  /// event into a change of a sibling in the same processed message.
+  ///
+  /// - Parameter current: The state this result was computed from.
+  @inlinable
+  public func then(
+    from current: State, _ next: (State) -> UpdateResult<State, Effect>
+  ) -> UpdateResult<State, Effect> {
+    let following = next(state ?? current)
+    return UpdateResult(
+      state: following.state ?? state, effects: effects + following.effects,
+      cancellations: cancellations + following.cancellations)
+  }
+
+  /// The state this result leaves, given the state it was computed from (Unison's `value`).
+  @inlinable
+  public func value(from current: State) -> State { state ?? current }
+}
+
+extension Update {
+  /// Handles a child's `event` on the child's state at `path` in `parent`, and returns the
+  /// result as the parent's (see ``UpdateResult/lifted(into:at:effect:id:)``).
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, in parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect> {
+    handle(event: event, parent[keyPath: path]).lifted(
+      into: parent, at: path, effect: embed, id: embedID)
+  }
+
+  /// Handles the result of one of the child's effects on the child's state at `path`.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    result: Effect.Result, in parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect> {
+    handle(result: result, parent[keyPath: path]).lifted(
+      into: parent, at: path, effect: embed, id: embedID)
+  }
+
+  /// The child's ``first(state:)`` on its state at `path`: the parent's starting state with the
+  /// child's in place, and the child's initial effects embedded.
+  @inlinable
+  public func first<Parent, ParentEffect: MUE.Effect>(
+    in parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> First<Parent, ParentEffect> {
+    let first = first(state: parent[keyPath: path])
+    var state = parent
+    state[keyPath: path] = first.initialState
+    return First(initialState: state, initialEffects: first.initialEffects.map(embed))
+  }
+
+  /// Handles a child's `event` for the element `id` of the identified list at `path` (Mobius
+  /// applied to each row). Returns `nil` when no element has that id: an event for a removed
+  /// row changes nothing and starts nothing.
+  ///
+  /// - Complexity: O(1) for the lookup, plus the update; the parent's state is copied as a
+  ///   value-in, value-out update requires.
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    event: Event, in parent: Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
+    id: ID, effect embed: (ID, Effect) -> ParentEffect,
+    id embedID: (ID, Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect>? {
+    guard let element = parent[keyPath: path][id: id] else { return nil }
+    return handle(event: event, element).lifted(
+      into: parent, forEach: path, id: id, effect: embed, effectID: embedID)
+  }
+
+  /// Handles the result of an element's effect; `nil` when the element is gone (its late
+  /// result is dropped).
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    result: Effect.Result, in parent: Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>, id: ID,
+    effect embed: (ID, Effect) -> ParentEffect, id embedID: (ID, Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect>? {
+    guard let element = parent[keyPath: path][id: id] else { return nil }
+    return handle(result: result, element).lifted(
+      into: parent, forEach: path, id: id, effect: embed, effectID: embedID)
+  }
+}
+
+extension UpdateResult {
+  /// An element's result as its list's parent's.
+  @inlinable
+  public func lifted<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    into parent: Parent, forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
+    id: ID, effect embed: (ID, Effect) -> ParentEffect,
+    effectID embedID: (ID, Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect> {
+    var next: Parent?
+    if let state {
+      var changed = parent
+      changed[keyPath: path].update(id: id) { $0 = state }
+      next = changed
+    }
+    return UpdateResult<Parent, ParentEffect>(
+      state: next, effects: effects.map { embed(id, $0) },
+      cancellations: cancellations.map { embedID(id, $0) })
+  }
+}
+
+extension EffectResult {
+  /// The same result with each value transformed: a child's effect handler's answer as the
+  /// parent's.
+  public func map<Other: Sendable>(
+    _ transform: @escaping @Sendable (Result) -> Other
+  ) -> EffectResult<Other> {
+    switch self {
+    case .single(let value): .single(transform(value))
+    case .empty: .empty
+    case .repeating(let stream):
+      // Pulled by the loop's own task, one value at a time: no task of its own, so it runs
+      // where the loop runs its effects.
+      .repeating(
+        AsyncStream(unfolding: { [values = Pull(stream)] in await values.next().map(transform) }))
+    }
+  }
+}
+
+/// A stream's iterator that one consumer pulls from.
+final class Pull<Element: Sendable>: @unchecked Sendable {
+  // @unchecked: only the task consuming the mapped stream calls `next()`, one call at a time.
+  private var iterator: AsyncStream<Element>.Iterator
+
+  init(_ stream: AsyncStream<Element>) { iterator = stream.makeAsyncIterator() }
+
+  func next() async -> Element? { await iterator.next() }
+}
+
+extension Update where Effect == NoEffect {
+  /// Handles an event of a child without effects for the element `id` of the identified list
+  /// at `path`; `nil` when no element has that id.
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    event: Event, in parent: Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
+    id: ID
+  ) -> UpdateResult<Parent, ParentEffect>? {
+    guard let element = parent[keyPath: path][id: id] else { return nil }
+    guard let state = handle(event: event, element).state else { return .noChange }
+    var changed = parent
+    changed[keyPath: path].update(id: id) { $0 = state }
+    return .newState(state: changed)
+  }
+}
+
+extension UpdateResult where Effect.ID == Never {
+  /// This child's result as its parent's, for a child whose effects have no ids (nothing of it
+  /// can be cancelled, so there are no ids to embed).
+  @inlinable
+  public func lifted<Parent, ParentEffect: MUE.Effect>(
+    into parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> UpdateResult<Parent, ParentEffect> {
+    var next: Parent?
+    if let state {
+      var changed = parent
+      changed[keyPath: path] = state
+      next = changed
+    }
+    return UpdateResult<Parent, ParentEffect>(state: next, effects: effects.map(embed))
+  }
+}
+
+extension Update where Effect.ID == Never {
+  /// Handles the `event` of a child whose effects have no ids, on its state at `path`.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, in parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> UpdateResult<Parent, ParentEffect> {
+    handle(event: event, parent[keyPath: path]).lifted(into: parent, at: path, effect: embed)
+  }
+
+  /// Handles the result of an effect of a child whose effects have no ids.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    result: Effect.Result, in parent: Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> UpdateResult<Parent, ParentEffect> {
+    handle(result: result, parent[keyPath: path]).lifted(into: parent, at: path, effect: embed)
+  }
+}
