@@ -1,0 +1,132 @@
+/// Hands values to code on the main actor in the order they were produced, skipping any value
+/// older than one already delivered, and tells when all produced values were delivered.
+package final class MainActorDelivery<Value: Sendable>: Sendable {
+  private struct State {
+    var produced = 0
+    var delivered = 0
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Lock(State())
+  private let deliver: @MainActor @Sendable (Value) -> Void
+
+  package init(_ deliver: @escaping @MainActor @Sendable (Value) -> Void) {
+    self.deliver = deliver
+  }
+
+  /// Delivers `value` on the main actor, unless a newer value gets there first.
+  package func send(_ value: Value) {
+    let number = state.withLock { state -> Int in
+      state.produced += 1
+      return state.produced
+    }
+    Task { @MainActor in self.apply(number, value) }
+  }
+
+  /// Returns once every value produced so far was delivered or skipped.
+  package func settled() async {
+    await withCheckedContinuation { continuation in
+      let done = state.withLock { state in
+        if state.delivered >= state.produced { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  @MainActor
+  private func apply(_ number: Int, _ value: Value) {
+    let (isNewest, waiters) = state.withLock {
+      state -> (Bool, [CheckedContinuation<Void, Never>]) in
+      let isNewest = number > state.delivered
+      state.delivered = max(state.delivered, number)
+      guard state.delivered >= state.produced else { return (isNewest, []) }
+      defer { state.waiters = [] }
+      return (isNewest, state.waiters)
+    }
+    if isNewest { deliver(value) }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+#if canImport(Observation)
+  import Observation
+
+  /// The rows of one identified list as observable objects: `ids` changes only when rows are
+  /// added, removed or moved; each row object changes only when its row does.
+  @MainActor @Observable
+  public final class ObservableList<ID: Hashable & Sendable, Row: Equatable & Sendable> {
+    /// The ids in list order.
+    public fileprivate(set) var ids: [ID]
+
+    @ObservationIgnored fileprivate var rows: [ID: ObservableRow<Row>] = [:]
+    @ObservationIgnored fileprivate var current: IdentifiedList<ID, Row>
+
+    init(_ list: IdentifiedList<ID, Row>) {
+      current = list
+      ids = list.ids
+    }
+
+    /// The observable row with `id`, created on first use and reused; its `value` is `nil`
+    /// once the row left the list.
+    public func row(_ id: ID) -> ObservableRow<Row> {
+      if let row = rows[id] { return row }
+      let row = ObservableRow(current[id: id])
+      rows[id] = row
+      return row
+    }
+
+    /// Takes the new list; touches only the row objects whose row changed.
+    ///
+    /// - Complexity: O(rows handed out), plus O(n) when the ids changed.
+    fileprivate func follow(_ list: IdentifiedList<ID, Row>) {
+      current = list
+      if ids != list.ids { ids = list.ids }
+      for (id, row) in rows {
+        let value = list[id: id]
+        if row.value != value { row.value = value }
+      }
+    }
+  }
+
+  /// One row of an ``ObservableList``.
+  @MainActor @Observable
+  public final class ObservableRow<Row: Equatable & Sendable> {
+    /// The row now; `nil` once it left the list.
+    public fileprivate(set) var value: Row?
+
+    init(_ value: Row?) { self.value = value }
+  }
+
+  /// A weak reference set after initialisation, read on the main actor only.
+  @MainActor
+  package final class WeakBox<Object: AnyObject>: Sendable {
+    package weak var value: Object?
+
+    package init() {}
+  }
+
+  /// Something an observable model keeps up to date with its runtime's state.
+  @MainActor
+  package protocol StateFollower<State>: AnyObject {
+    associatedtype State
+    func follow(_ state: State)
+  }
+
+  /// Keeps one ``ObservableList`` up to date with the identified list at `path`.
+  @MainActor
+  package final class ObservableListFollower<
+    State, ID: Hashable & Sendable, Row: Equatable & Sendable
+  >: StateFollower {
+    package let path: KeyPath<State, IdentifiedList<ID, Row>>
+    package let list: ObservableList<ID, Row>
+
+    package init(path: KeyPath<State, IdentifiedList<ID, Row>>, state: State) {
+      self.path = path
+      list = ObservableList(state[keyPath: path])
+    }
+
+    package func follow(_ state: State) { list.follow(state[keyPath: path]) }
+  }
+#endif
