@@ -141,3 +141,46 @@ extension LoopHarness where U.Effect: Equatable {
         .joined(separator: "\n"), at: sourceLocation)
   }
 }
+
+extension LoopHarness where U.Effect: Equatable {
+  /// Checks what a child observer would have seen since the last `expect`: the child at
+  /// `path` in each published state, repeats dropped — and every effect started, in order —
+  /// then moves past them, as ``expect(states:effects:fileID:filePath:line:column:)`` does.
+  public func expect<Child: Equatable>(
+    child path: KeyPath<U.State, Child>, states expectedChildren: [Child],
+    effects expectedEffects: [U.Effect],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let (states, steps) = record.withLock { record in
+      defer {
+        record.checkedStates = record.states.count
+        record.checkedSteps = record.steps.count
+      }
+      return (
+        Array(record.states[record.checkedStates...]), Array(record.steps[record.checkedSteps...])
+      )
+    }
+    var children: [Child] = []
+    for state in states where children.last != state[keyPath: path] {
+      children.append(state[keyPath: path])
+    }
+    let effects = steps.flatMap(\.effects)
+    var failures: [String] = []
+    if children != expectedChildren {
+      failures.append(
+        "published child states differ: (− expected, + actual)\n"
+          + lineDiff(expected: expectedChildren, actual: children))
+    }
+    if effects != expectedEffects {
+      failures.append(
+        "effects differ:\n  expected: \(list(expectedEffects))\n  actual:   \(list(effects))")
+    }
+    guard !failures.isEmpty else { return }
+    let inputs = steps.map(\.input).joined(separator: ", ")
+    reportFailure(
+      (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
+        .joined(separator: "\n"), at: sourceLocation)
+  }
+}

@@ -20,7 +20,7 @@ import MUE
 ///
 /// A mismatch records an issue with a line diff of the states (− expected, + actual) and the
 /// two effect lists.
-public struct UpdateSpec<U: Update> {
+public struct UpdateSpec<U: Update>: Sendable {
   /// The update under test.
   public let update: U
 
@@ -37,7 +37,7 @@ public struct UpdateSpec<U: Update> {
   }
 
   /// A state to apply inputs to.
-  public struct Given {
+  public struct Given: Sendable {
     let update: U
     let state: U.State
 
@@ -49,7 +49,7 @@ public struct UpdateSpec<U: Update> {
 
     /// Applies `inputs`, events and results mixed, in order.
     public func when(_ inputs: [Input]) -> Outcome {
-      var outcome = Outcome(inputs: inputs.map(describe), state: state)
+      var outcome = Outcome(inputs: inputs.map(describe), given: state)
       for input in inputs {
         let result =
           switch input {
@@ -64,7 +64,7 @@ public struct UpdateSpec<U: Update> {
     /// Applies the update's `first(state:)`, as a loop's `start()` does.
     public func whenStarting() -> Outcome {
       let first = update.first(state: state)
-      var outcome = Outcome(inputs: ["first(state:)"], state: state)
+      var outcome = Outcome(inputs: ["first(state:)"], given: state)
       outcome.absorb(UpdateResult(state: first.initialState, effects: first.initialEffects))
       return outcome
     }
@@ -78,8 +78,10 @@ public struct UpdateSpec<U: Update> {
   }
 
   /// The state after the inputs, and everything they dispatched and cancelled, in order.
-  public struct Outcome {
+  public struct Outcome: Sendable {
     let inputs: [String]
+    /// The state the inputs were given.
+    public let given: U.State
     /// The state after the last input.
     public internal(set) var state: U.State
     /// Every effect the inputs dispatched, in order.
@@ -87,9 +89,10 @@ public struct UpdateSpec<U: Update> {
     /// Every effect id the inputs cancelled, in order.
     public internal(set) var cancellations: [U.Effect.ID] = []
 
-    init(inputs: [String], state: U.State) {
+    init(inputs: [String], given: U.State) {
       self.inputs = inputs
-      self.state = state
+      self.given = given
+      state = given
     }
 
     mutating func absorb(_ result: UpdateResult<U.State, U.Effect>) {
@@ -127,6 +130,23 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
     guard !failures.isEmpty else { return }
     let header = "when \(inputs.joined(separator: ", ")):"
     reportFailure(([header] + failures).joined(separator: "\n"), at: sourceLocation)
+  }
+
+  /// Checks that the inputs changed only the child at `path` (a tab, or a row:
+  /// `\.rows[id: 1]`), to `expected`, and started exactly `effects` (embedded in the parent's
+  /// effect type): exhaustive, as ``then(state:effects:cancellations:fileID:filePath:line:column:)``
+  /// is, with the same messages.
+  public func then<Child>(
+    child path: WritableKeyPath<U.State, Child>, _ expected: Child,
+    effects expectedEffects: [U.Effect] = [], cancellations expectedCancellations: [U.Effect.ID] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    var expectedState = given
+    expectedState[keyPath: path] = expected
+    then(
+      state: expectedState, effects: expectedEffects, cancellations: expectedCancellations,
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Checks that the inputs changed nothing and dispatched and cancelled nothing.
