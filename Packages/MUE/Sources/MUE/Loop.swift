@@ -30,9 +30,16 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   @usableFromInline let effectHandler: H
   @usableFromInline let executor: (any TaskExecutor)?
   @usableFromInline let monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
+  /// The effects of ``Update/first(state:)``, which ``start()`` starts; its state is the
+  /// loop's from construction on.
+  @usableFromInline let firstEffects: [Effect]
   private let nextObserverID = Lock(0)
 
-  /// Creates a loop that starts from `state` once ``start()`` is called.
+  /// Creates a loop whose state is what ``Update/first(state:)`` makes of `state`; its first
+  /// effects start with ``start()``.
+  ///
+  /// As in Unison, `first`'s state is applied here, so an observer added before `start()` sees
+  /// that state first, never one `first` would replace.
   ///
   /// - Parameters:
   ///   - update: The app's logic.
@@ -51,7 +58,9 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     update: U, effectHandler: H, state: State, executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
   ) {
-    core = Lock(LoopCore(state: state))
+    let first = update.first(state: state)
+    core = Lock(LoopCore(state: first.initialState))
+    firstEffects = first.initialEffects
     self.update = update
     self.effectHandler = effectHandler
     self.executor = executor
@@ -68,8 +77,9 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Whether ``start()`` was called.
   public var isStarted: Bool { core.withLock { $0.phase != .created } }
 
-  /// Applies the update's ``Update/first(state:)`` and starts its effects; then handles the
-  /// events sent so far. Calling it again, or after ``stop()``, does nothing.
+  /// Starts the effects of the update's ``Update/first(state:)`` (its state was applied when the
+  /// loop was made); then handles the events sent so far. Calling it again, or after
+  /// ``stop()``, does nothing.
   public func start() {
     let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
@@ -117,6 +127,15 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     drain()
   }
 
+  /// A new loop with the same update, effect handler and executor, from this loop's state now:
+  /// how a stopped loop goes on. It is not started, and runs `first(state:)` on that state like
+  /// any new loop; observers are not carried over.
+  public func restarted() -> Loop {
+    Loop(
+      update: update, effectHandler: effectHandler, state: state, executor: executor,
+      monitor: monitor)
+  }
+
   /// A function that sends events to this loop, for a view to call (Unison's `handler`). It
   /// holds the loop weakly.
   public var handler: @Sendable (Event) -> Void {
@@ -125,6 +144,9 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
 
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
   /// later events ignored. When `stop()` returns, no observer is called again.
+  ///
+  /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
+  /// To go on from where it stopped, make a new loop with ``restarted()``.
   public func stop() {
     core.withLock { $0.stop() }.complete()
   }
@@ -188,9 +210,8 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       let result: UpdateResult<State, Effect>
       switch message {
       case .start:
-        let first = update.first(state: before)
         input = .first
-        result = UpdateResult(state: first.initialState, effects: first.initialEffects)
+        result = UpdateResult(state: nil, effects: firstEffects)
       case .event(let event):
         input = .event(event)
         result = update.handle(event: event, before)

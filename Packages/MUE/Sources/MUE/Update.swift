@@ -66,6 +66,16 @@ public struct First<State, Effect> {
   public var initialEffect: Effect? { initialEffects.first }
 }
 
+extension First {
+  /// A start from `state` with no effect (Unison's `First.initialState(state)`).
+  public static func initialState(state: State) -> First { First(initialState: state) }
+
+  /// A start from `state` with one effect (Unison's `First.initialEffect(state, effect)`).
+  public static func initialEffect(state: State, effect: Effect) -> First {
+    First(initialState: state, initialEffect: effect)
+  }
+}
+
 extension First: Sendable where State: Sendable, Effect: Sendable {}
 extension First: Equatable where State: Equatable, Effect: Equatable {}
 
