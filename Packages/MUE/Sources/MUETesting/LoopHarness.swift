@@ -114,15 +114,7 @@ extension LoopHarness where U.Effect: Equatable {
     column: UInt = #column
   ) {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let (states, steps) = record.withLock { record in
-      defer {
-        record.checkedStates = record.states.count
-        record.checkedSteps = record.steps.count
-      }
-      return (
-        Array(record.states[record.checkedStates...]), Array(record.steps[record.checkedSteps...])
-      )
-    }
+    let (states, steps) = takeUnchecked()
     let effects = steps.flatMap(\.effects)
     var failures: [String] = []
     if states != expectedStates {
@@ -134,11 +126,7 @@ extension LoopHarness where U.Effect: Equatable {
       failures.append(
         "effects differ:\n  expected: \(list(expectedEffects))\n  actual:   \(list(effects))")
     }
-    guard !failures.isEmpty else { return }
-    let inputs = steps.map(\.input).joined(separator: ", ")
-    reportFailure(
-      (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
-        .joined(separator: "\n"), at: sourceLocation)
+    report(failures, after: steps, at: sourceLocation)
   }
 }
 
@@ -153,15 +141,7 @@ extension LoopHarness where U.Effect: Equatable {
     column: UInt = #column
   ) {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let (states, steps) = record.withLock { record in
-      defer {
-        record.checkedStates = record.states.count
-        record.checkedSteps = record.steps.count
-      }
-      return (
-        Array(record.states[record.checkedStates...]), Array(record.steps[record.checkedSteps...])
-      )
-    }
+    let (states, steps) = takeUnchecked()
     var children: [Child] = []
     for state in states where children.last != state[keyPath: path] {
       children.append(state[keyPath: path])
@@ -177,10 +157,30 @@ extension LoopHarness where U.Effect: Equatable {
       failures.append(
         "effects differ:\n  expected: \(list(expectedEffects))\n  actual:   \(list(effects))")
     }
+    report(failures, after: steps, at: sourceLocation)
+  }
+}
+
+extension LoopHarness {
+  /// The states published and the steps taken since the last `expect`; marks them checked.
+  fileprivate func takeUnchecked() -> (states: [U.State], steps: [Step]) {
+    record.withLock { record in
+      defer {
+        record.checkedStates = record.states.count
+        record.checkedSteps = record.steps.count
+      }
+      return (
+        Array(record.states[record.checkedStates...]), Array(record.steps[record.checkedSteps...])
+      )
+    }
+  }
+
+  /// Fails the test with `failures`, naming the inputs of `steps`.
+  fileprivate func report(_ failures: [String], after steps: [Step], at site: CallSite) {
     guard !failures.isEmpty else { return }
     let inputs = steps.map(\.input).joined(separator: ", ")
     reportFailure(
-      (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures)
-        .joined(separator: "\n"), at: sourceLocation)
+      (["after \(inputs.isEmpty ? "nothing" : inputs):"] + failures).joined(separator: "\n"),
+      at: site)
   }
 }

@@ -138,7 +138,8 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
   /// is, with the same messages.
   public func then<Child>(
     child path: WritableKeyPath<U.State, Child>, _ expected: Child,
-    effects expectedEffects: [U.Effect] = [], cancellations expectedCancellations: [U.Effect.ID] = [],
+    effects expectedEffects: [U.Effect] = [],
+    cancellations expectedCancellations: [U.Effect.ID] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {

@@ -45,7 +45,8 @@ import Testing
   @Test func theHarnessAssertsWhatAChildObserverSaw() async {
     let gate = Gate()
     let harness = LoopHarness(
-      update: List.Update(), effectHandler: List.Handler(row: Row.Handler(gate: gate, calls: .init())),
+      update: List.Update(),
+      effectHandler: List.Handler(row: Row.Handler(gate: gate, calls: .init())),
       state: List.State())
     await harness.start()
     await harness.send(.add(1, "milk"), .add(2, "bread"), .row(2, .rename("rye")))
