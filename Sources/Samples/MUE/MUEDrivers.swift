@@ -113,7 +113,10 @@ final class MUETodosDriver: AppDriver, Sendable {
   /// One row's view, and `nil` once when it leaves the list (R11).
   private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    loop.observe({ $0.rows[id: id].map { MUETodoRow.view(id: id, $0) } }) { view in
+    let row: @Sendable (MUETodos.State) -> TodoRowView? = {
+      $0.rows[id: id].map { MUETodoRow.view(id: id, $0) }
+    }
+    loop.observe(row) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)

@@ -9,7 +9,10 @@ enum Row {
     var saved: [String] = []
   }
 
-  enum Event: Sendable, Equatable { case rename(String), save }
+  enum Event: Sendable, Equatable {
+    case rename(String)
+    case save
+  }
 
   enum Effect: MUE.Effect, Equatable {
     case save(String)
@@ -215,7 +218,8 @@ enum List {
       state: start)
     let calls = Mutex<[Int: Int]>([:])
     for id in stride(from: 0, to: 10_000, by: 500) {
-      seeded.observe({ $0.rows[id: id] }) { _ in calls.withLock { $0[id, default: 0] += 1 } }
+      let row: @Sendable (List.State) -> Row.State? = { $0.rows[id: id] }
+      seeded.observe(row) { _ in calls.withLock { $0[id, default: 0] += 1 } }
     }
     seeded.start()
     await seeded.idle()
