@@ -32,7 +32,9 @@ extension UpdateResult {
   /// chained, the effects and cancellations of both in order. For a parent that turns a child's
   /// event into a change of a sibling in the same processed message.
   ///
-  /// - Parameter current: The state this result was computed from.
+  /// - Parameters:
+  ///   - current: The state this result was computed from.
+  ///   - next: What follows, given the state this result leaves.
   @inlinable
   public func then(
     from current: State, _ next: (State) -> UpdateResult<State, Effect>
