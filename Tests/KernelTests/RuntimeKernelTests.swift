@@ -2,6 +2,11 @@ import Testing
 
 @testable import Kernel
 
+extension DrainQueue {
+  /// The next message, as a drain loop takes it, or `nil` when none is left.
+  fileprivate mutating func next() -> Message? { hasNext ? take() : nil }
+}
+
 @Suite struct DrainQueueBehaviour {
   @Test func theFirstSenderDrainsAndTheOthersOnlyQueue() {
     var queue = DrainQueue<Int>()

@@ -19,6 +19,7 @@ final class TestExecutor: TaskExecutor, @unchecked Sendable {
   /// Executors kept for reuse. A task keeps its executor preference for life, so an executor
   /// and its thread must outlive every task that ever preferred it: they are never destroyed.
   private static let pool = NSLock()
+  // nonisolated(unsafe): read and written only while `pool` is locked (`acquire`, `release`).
   nonisolated(unsafe) private static var idle: [TestExecutor] = []
 
   private init() {

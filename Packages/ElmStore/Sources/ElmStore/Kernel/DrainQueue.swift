@@ -4,7 +4,7 @@
 /// The queue a runtime handles its messages from, one at a time, in order (R2).
 ///
 /// Whoever appends to an empty, undrained queue claims the *drain*: it takes messages with
-/// ``next()`` until none is left, then calls ``endDrain()``. Everyone else only appends. Kept
+/// ``take()`` while ``hasNext``, then calls ``endDrain()``. Everyone else only appends. Kept
 /// inside the runtime's ``Lock``; the drainer handles each message after unlocking.
 ///
 /// Taken messages stay in the buffer until the drain ends, except that a long drain (a fast
@@ -68,11 +68,6 @@ package struct DrainQueue<Message> {
     }
     return message
   }
-
-  /// Takes the next message, or returns `nil` when none is left (the drain goes on until
-  /// ``endDrain()``).
-  @inlinable
-  package mutating func next() -> Message? { hasNext ? take() : nil }
 
   /// Ends the drain. Messages not taken yet stay queued (a runtime that stopped taking them
   /// before `start()` keeps them for later).
