@@ -19,7 +19,8 @@ import Testing
     #expect(second.superseded == nil)  // no task attached in this test
     #expect(first.run != second.run)
     var plans = 0
-    while let message = core.queue.next() {
+    while core.queue.hasNext {
+      let message = core.queue.take()
       guard case .plan = message else {
         Issue.record("the superseded run's result is still queued")
         continue
