@@ -8,101 +8,298 @@
 /// rows[id: 1]?.done = true
 /// rows.remove(id: 1)
 /// ```
+///
+/// The list is a value that stays cheap to change after it was copied, as value-in, value-out
+/// updates do (`var next = state; next.rows[id: 7]?.done = true; return next`): its elements
+/// live in a tree of 32-wide nodes shared between copies, so changing one element of a copy
+/// copies the few nodes on that element's path (three below 32,768 elements), never every
+/// element; and comparing a list with a changed copy of itself walks only the nodes that
+/// differ.
 public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendable {
   /// The ids in list order.
-  public private(set) var ids: [ID] = []
-  private var elements: [ID: Element] = [:]
+  @inlinable public var ids: [ID] { order }
+  @usableFromInline var order: [ID] = []
+  /// Where each element lives: its slot in `elements`.
+  @usableFromInline var slots: [ID: Int] = [:]
+  /// The elements by slot; `nil` where a removed element was.
+  @usableFromInline var elements = SlotTree<Element>()
+  /// The slots removed elements left empty, for appends to reuse.
+  @usableFromInline var freeSlots: [Int] = []
 
   public init() {}
 
   /// A list of `elements` in order, identified by `id`; later duplicates are dropped.
+  @inlinable
   public init(_ elements: some Sequence<Element>, id: (Element) -> ID) {
     for element in elements { append(element, id: id(element)) }
   }
 
   /// The number of elements.
-  public var count: Int { ids.count }
+  @inlinable
+  public var count: Int { order.count }
 
   /// Whether the list is empty.
-  public var isEmpty: Bool { ids.isEmpty }
+  @inlinable
+  public var isEmpty: Bool { order.isEmpty }
 
   /// The elements in list order.
   ///
   /// - Complexity: O(n).
-  public var values: [Element] { ids.compactMap { elements[$0] } }
+  @inlinable
+  public var values: [Element] {
+    var values: [Element] = []
+    values.reserveCapacity(order.count)
+    for id in order {
+      if let element = self[id: id] { values.append(element) }
+    }
+    return values
+  }
 
   /// The element with `id`; setting `nil` removes it.
   ///
   /// - Complexity: O(1) to read and to change; O(n) to remove.
+  @inlinable
   public subscript(id id: ID) -> Element? {
-    get { elements[id] }
+    get {
+      guard let slot = slots[id] else { return nil }
+      return elements[slot]
+    }
     set {
       guard let newValue else {
         remove(id: id)
         return
       }
-      if elements.updateValue(newValue, forKey: id) == nil { ids.append(id) }
+      if let slot = slots[id] {
+        elements.modify(slot) { $0 = newValue }
+      } else {
+        append(newValue, id: id)
+      }
     }
   }
 
   /// Whether an element has `id`.
-  public func contains(id: ID) -> Bool { elements[id] != nil }
+  @inlinable
+  public func contains(id: ID) -> Bool { slots[id] != nil }
 
   /// Appends `element` under `id`, unless an element has that id already.
   ///
   /// - Returns: Whether it was appended.
+  @inlinable
   @discardableResult
   public mutating func append(_ element: Element, id: ID) -> Bool {
-    guard elements[id] == nil else { return false }
-    elements[id] = element
-    ids.append(id)
+    guard slots[id] == nil else { return false }
+    let slot = freeSlots.popLast() ?? elements.slotCount
+    elements.modify(slot) { $0 = element }
+    slots[id] = slot
+    order.append(id)
     return true
   }
 
   /// Removes the element with `id`.
   ///
   /// - Complexity: O(n).
+  @inlinable
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
-    guard let removed = elements.removeValue(forKey: id) else { return nil }
-    if let index = ids.firstIndex(of: id) { ids.remove(at: index) }
+    guard let slot = slots.removeValue(forKey: id) else { return nil }
+    let removed = elements.modify(slot) { $0.take() }
+    freeSlots.append(slot)
+    if let index = order.firstIndex(of: id) { order.remove(at: index) }
+    if freeSlots.count > 32, freeSlots.count > order.count { compact() }
     return removed
   }
 
   /// Removes every element that matches.
   ///
   /// - Complexity: O(n).
+  @inlinable
   public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-    ids.removeAll { id in
-      guard let element = elements[id], shouldRemove(element) else { return false }
-      elements[id] = nil
-      return true
+    var kept = IdentifiedList()
+    for id in order {
+      guard let element = self[id: id], !shouldRemove(element) else { continue }
+      kept.append(element, id: id)
     }
+    if kept.count != count { self = kept }
   }
 
   /// Changes every element in place (in no particular order).
   ///
   /// - Complexity: O(n).
+  @inlinable
   public mutating func updateAll(_ change: (inout Element) -> Void) {
-    for index in elements.values.indices { change(&elements.values[index]) }
+    elements.modifyAll { element in
+      if element != nil { change(&element!) }
+    }
   }
 
   /// Changes the element with `id` in place, without copying it; returns `nil` (and calls
   /// nothing) when no element has that id.
   ///
-  /// - Complexity: O(1) plus `change`.
+  /// - Complexity: O(1) plus `change` (plus copying the nodes on its path when the list shares
+  ///   them with a copy).
+  @inlinable
   @discardableResult
   public mutating func update<Result>(
     id: ID, _ change: (inout Element) throws -> Result
   ) rethrows -> Result? {
-    guard var element = elements.removeValue(forKey: id) else { return nil }
-    defer { elements[id] = element }
-    return try change(&element)
+    guard let slot = slots[id] else { return nil }
+    return try elements.modify(slot) { try change(&$0!) }
+  }
+
+  /// Lays the elements out again in list order, without empty slots.
+  @usableFromInline
+  mutating func compact() {
+    var packed = IdentifiedList()
+    for id in order {
+      if let element = self[id: id] { packed.append(element, id: id) }
+    }
+    self = packed
   }
 }
 
 extension IdentifiedList: Equatable where Element: Equatable {
+  /// Whether both lists hold equal elements under the same ids in the same order.
+  ///
+  /// - Complexity: O(1) for copies of one list; O(log n) per changed element for a list and a
+  ///   changed copy of it; O(n) otherwise.
+  @inlinable
   public static func == (lhs: IdentifiedList, rhs: IdentifiedList) -> Bool {
-    lhs.ids == rhs.ids && lhs.elements == rhs.elements
+    guard lhs.order == rhs.order else { return false }
+    // Laid out alike (a copy, or built the same way): compare the trees, skipping shared nodes.
+    if lhs.elements.slotCount == rhs.elements.slotCount, lhs.slots == rhs.slots {
+      return lhs.elements.isEqual(to: rhs.elements)
+    }
+    for id in lhs.order where lhs[id: id] != rhs[id: id] { return false }
+    return true
+  }
+}
+
+/// Optional elements by slot number, in a tree of 32-wide nodes that copies share: a change
+/// copies only the nodes on its path that are shared (copy-on-write per node).
+@usableFromInline
+struct SlotTree<Element: Sendable>: Sendable {
+  /// The root; `nil` before the first slot.
+  @usableFromInline var root: Node?
+  /// The levels of branches above the leaves.
+  @usableFromInline var height = 0
+  /// The number of slots: the next slot to add.
+  @usableFromInline var slotCount = 0
+
+  @usableFromInline static var bits: Int { 5 }
+  @usableFromInline static var width: Int { 1 << bits }
+
+  @inlinable init() {}
+
+  /// The element in `slot`, which must exist.
+  @inlinable
+  subscript(slot: Int) -> Element? {
+    var node = root.unsafelyUnwrapped
+    var level = height
+    while level > 0 {
+      node = node.children[(slot >> (Self.bits * level)) & (Self.width - 1)]
+      level -= 1
+    }
+    return node.elements[slot & (Self.width - 1)]
+  }
+
+  /// Changes the element in `slot`, an existing slot or `slotCount` (which adds it).
+  @inlinable
+  mutating func modify<Result>(
+    _ slot: Int, _ change: (inout Element?) throws -> Result
+  ) rethrows -> Result {
+    if slot == slotCount {
+      if root == nil {
+        root = Node()
+      } else if slot == Self.width << (Self.bits * height) {
+        // Full: a new root above the old one.
+        let grown = Node()
+        grown.children.append(root.unsafelyUnwrapped)
+        root = grown
+        height += 1
+      }
+      slotCount += 1
+    }
+    return try Node.modify(&root!, level: height, slot: slot, change)
+  }
+
+  /// Changes every element, slot by slot.
+  @inlinable
+  mutating func modifyAll(_ change: (inout Element?) -> Void) {
+    guard root != nil else { return }
+    Node.modifyAll(&root!, level: height, change)
+  }
+
+  /// Whether both trees, of the same shape, hold equal elements.
+  @inlinable
+  func isEqual(to other: SlotTree) -> Bool where Element: Equatable {
+    switch (root, other.root) {
+    case (nil, nil): true
+    case (let left?, let right?): left.isEqual(to: right, level: height)
+    default: false
+    }
+  }
+
+  /// A node: a branch (`children`) or, at level 0, a leaf (`elements`).
+  ///
+  /// `@unchecked Sendable`: a node is only changed through a tree that holds the one reference
+  /// to it (`isKnownUniquelyReferenced`); a shared node is copied first, so a node another
+  /// value or thread can see is never written.
+  @usableFromInline
+  final class Node: @unchecked Sendable {
+    // Unchecked exclusivity: a node is written only while its tree holds the one reference to
+    // it, so no access can overlap a write; the runtime check would cost every read.
+    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<Node> = []
+    @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<Element?> = []
+
+    @inlinable init() {}
+
+    @inlinable
+    init(children: ContiguousArray<Node>, elements: ContiguousArray<Element?>) {
+      self.children = children
+      self.elements = elements
+    }
+
+    @inlinable
+    static func modify<Result>(
+      _ node: inout Node, level: Int, slot: Int, _ change: (inout Element?) throws -> Result
+    ) rethrows -> Result {
+      if !isKnownUniquelyReferenced(&node) {
+        node = Node(children: node.children, elements: node.elements)
+      }
+      if level == 0 {
+        let index = slot & (width - 1)
+        if index == node.elements.count { node.elements.append(nil) }
+        return try change(&node.elements[index])
+      }
+      let index = (slot >> (bits * level)) & (width - 1)
+      if index == node.children.count { node.children.append(Node()) }
+      return try modify(&node.children[index], level: level - 1, slot: slot, change)
+    }
+
+    @inlinable
+    static func modifyAll(_ node: inout Node, level: Int, _ change: (inout Element?) -> Void) {
+      if !isKnownUniquelyReferenced(&node) {
+        node = Node(children: node.children, elements: node.elements)
+      }
+      if level == 0 {
+        for index in node.elements.indices { change(&node.elements[index]) }
+        return
+      }
+      for index in node.children.indices {
+        modifyAll(&node.children[index], level: level - 1, change)
+      }
+    }
+
+    @inlinable
+    func isEqual(to other: Node, level: Int) -> Bool where Element: Equatable {
+      if self === other { return true }
+      if level == 0 { return elements == other.elements }
+      guard children.count == other.children.count else { return false }
+      for index in children.indices
+      where !children[index].isEqual(to: other.children[index], level: level - 1) {
+        return false
+      }
+      return true
+    }
   }
 }

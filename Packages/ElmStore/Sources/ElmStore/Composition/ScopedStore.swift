@@ -9,10 +9,11 @@
 /// stopwatch.subscribe(ElmStopwatch.view) { render($0) }  // only the stopwatch's changes
 /// ```
 public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
-  private let read: @Sendable () -> State
-  private let send: @Sendable (Action) -> Void
-  private let observe: @Sendable (@escaping @Sendable (State) -> Void) -> Subscription
+  @usableFromInline let read: @Sendable () -> State
+  @usableFromInline let send: @Sendable (Action) -> Void
+  @usableFromInline let observe: @Sendable (@escaping @Sendable (State) -> Void) -> Subscription
 
+  @inlinable
   init(
     read: @escaping @Sendable () -> State, send: @escaping @Sendable (Action) -> Void,
     observe: @escaping @Sendable (@escaping @Sendable (State) -> Void) -> Subscription
@@ -78,6 +79,7 @@ extension Store {
   /// left are the root's actions for an unknown id, which a lifted update ignores.
   ///
   /// - Complexity: reading and each observer's check are O(1), whatever the length of the list.
+  @inlinable
   public func scope<ID: Hashable & Sendable, Child: Sendable, ChildAction: Sendable>(
     forEach path: KeyPath<State, IdentifiedList<ID, Child>> & Sendable, id: ID,
     action embed: @escaping @Sendable (ID, ChildAction) -> Action

@@ -1,0 +1,107 @@
+import Testing
+
+@testable import Kernel
+
+@Suite struct IdentifiedListBehaviour {
+  /// A list of `count` rows, ids 1 through `count`, each row its id.
+  private func numbered(_ count: Int) -> IdentifiedList<Int, Int> {
+    IdentifiedList(1...count) { $0 }
+  }
+
+  @Test func keepsOrderFindsByIdAndDropsDuplicates() {
+    var list = IdentifiedList<String, Int>()
+    let appended = [list.append(1, id: "a"), list.append(2, id: "b"), list.append(3, id: "a")]
+    #expect(appended == [true, true, false])
+    #expect(list.ids == ["a", "b"])
+    #expect(list.values == [1, 2])
+    #expect(list[id: "a"] == 1)
+    list[id: "c"] = 9
+    list[id: "a"] = nil
+    #expect(list.ids == ["b", "c"])
+    #expect(list.values == [2, 9])
+    #expect(!list.contains(id: "a"))
+  }
+
+  @Test func aChangedCopyLeavesTheOriginalAlone() {
+    let original = numbered(300)
+    var copy = original
+    copy[id: 200] = -200
+    copy.update(id: 5) { $0 = -5 }
+    copy.updateAll { $0 += 1000 }
+    #expect(original.values == Array(1...300))
+    #expect(copy[id: 200] == 800 && copy[id: 5] == 995 && copy[id: 6] == 1006)
+    #expect(original != copy)
+  }
+
+  @Test func removedSlotsAreReusedAndTheOrderIsTheListsNotTheSlots() {
+    var list = numbered(130)
+    for id in 1...100 { list.remove(id: id) }
+    list.append(500, id: 500)
+    list.append(501, id: 501)
+    #expect(list.ids == Array(101...130) + [500, 501])
+    #expect(list.values == Array(101...130) + [500, 501])
+    #expect(list.count == 32)
+  }
+
+  @Test func equalityIsAboutIdsAndElementsNotHistory() {
+    // Same content, different slots: built in another order, then one moved to the end.
+    var built = IdentifiedList<Int, Int>()
+    built.append(2, id: 2)
+    built.append(1, id: 1)
+    built.remove(id: 2)
+    built.append(2, id: 2)
+    #expect(built == numbered(2))
+    // Same slots, one element different far from the first chunk.
+    var changed = numbered(1000)
+    changed[id: 999] = 0
+    #expect(changed != numbered(1000))
+    // A copy changed and changed back is equal again, though it no longer shares its chunk.
+    let original = numbered(1000)
+    var roundTrip = original
+    roundTrip[id: 999] = 0
+    roundTrip[id: 999] = 999
+    #expect(roundTrip == original)
+    // Same ids, different order.
+    var reordered = numbered(3)
+    reordered.remove(id: 1)
+    reordered.append(1, id: 1)
+    #expect(reordered != numbered(3))
+  }
+
+  @Test func trailingEmptySlotsDoNotMakeEqualListsDiffer() {
+    var withHole = numbered(65)
+    withHole.remove(id: 65)
+    #expect(withHole == numbered(64))
+    #expect(numbered(64) == withHole)
+  }
+
+  @Test func removeAllKeepsTheOthersInOrder() {
+    var list = numbered(200)
+    list.removeAll { $0.isMultiple(of: 3) }
+    #expect(list.values == (1...200).filter { !$0.isMultiple(of: 3) })
+    #expect(list[id: 3] == nil && list[id: 4] == 4)
+  }
+
+  @Test func manyRemovalsCompactWithoutLosingAnything() {
+    var list = numbered(1000)
+    for id in stride(from: 1, through: 1000, by: 1) where id % 10 != 0 { list.remove(id: id) }
+    #expect(list.values == Array(stride(from: 10, through: 1000, by: 10)))
+    list.append(7, id: 7)
+    #expect(list.ids.last == 7 && list[id: 7] == 7 && list.count == 101)
+  }
+
+  @Test func aDeepTreeKeepsEveryElementAndCopiesStayApart() {
+    // 40,000 slots take four levels of 32-wide nodes.
+    let original = numbered(40_000)
+    var copy = original
+    for id in [1, 1_024, 1_025, 32_768, 32_769, 40_000] { copy[id: id] = -id }
+    #expect(original.values == Array(1...40_000))
+    #expect(copy[id: 32_769] == -32_769 && copy[id: 32_770] == 32_770 && copy[id: 1_023] == 1_023)
+    #expect(copy != original)
+    for id in [1, 1_024, 1_025, 32_768, 32_769, 40_000] { copy[id: id] = id }
+    #expect(copy == original)
+    copy.updateAll { $0 *= 2 }
+    #expect(copy.values == (1...40_000).map { $0 * 2 })
+    #expect(original[id: 40_000] == 40_000)
+  }
+}
