@@ -95,7 +95,8 @@ public enum Catalog {
       name: "io-loop",
       apps: [
         .init(Implementation<CounterApp>.ioLoop), .init(Implementation<StopwatchApp>.ioLoop),
-        .init(Implementation<WeatherApp>.ioLoop),
+        .init(Implementation<WeatherApp>.ioLoop), .init(Implementation<TodosApp>.ioLoop),
+        .init(Implementation<ShellApp>.ioLoop),
       ],
       tally: IOLoopTally.self),
     Architecture(

@@ -131,3 +131,134 @@ public final class IOLoopTally: TallySubject {
 
   public func stop() { main.stop() }
 }
+
+// side-by-side: todos wiring
+/// Connects the todos program to the kit: the list's view and each row's view are observed on
+/// the program (a row observer is called only when its row's view changes).
+final class IOTodosDriver: AppDriver, Sendable {
+  typealias App = TodosApp
+  let main:
+    Main<
+      IOTodos, InputOnlyHandler<TodosIntentIO>,
+      ProgramsHandler<Int, IOTodoRow, InputOnlyHandler<TodoRowIO>>, LogHandler, TodoStorageHandler
+    >
+  private let pending = PendingObservers<Int, TodoRowView?>()
+
+  init(environment: TodosEnvironment) {
+    main = Main(
+      app: IOTodos.self,
+      handlers: InputOnlyHandler(),
+      ProgramsHandler(IOTodoRow.self, id: Int.self, handlers: InputOnlyHandler<TodoRowIO>()),
+      LogHandler(environment.log), TodoStorageHandler(environment.storage),
+      executor: environment.executor)
+  }
+
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    main.observe(\.view, observer)
+    for (id, observer) in pending.start() { observeRow(id, observer) }
+    main.start()
+  }
+
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    if pending.defer(id, observer) { return }
+    observeRow(id, observer)
+  }
+
+  /// One row's view, and `nil` once when it leaves the list (R11).
+  private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let gone = Once()
+    main.observe({ $0.rows[id: id]?.view(id: id) }) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: TodosIntent) { main.send(IOTodos.Input(intent, nil, nil, nil)) }
+  /// An intent sent through a row's scope: the row program's input, tagged with its id.
+  func send(_ intent: TodoRowIntent, to id: Int) {
+    main.send(IOTodos.Input(nil, IOTodos.Rows.Input(id: id, input: IOInput(intent)), nil, nil))
+  }
+  var view: TodosView { get async { main.state.view } }
+  func idle() async {}  // all work runs on environment.executor, which the kit watches
+  func stop() async { main.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The todos list on IOLoop.
+  public static var ioLoop: Implementation {
+    Implementation(architecture: "io-loop") { IOTodosDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+/// Connects the shell program to the kit. The children's own screens are not shown: the shell
+/// and each tab are observed on the program.
+final class IOShellDriver: AppDriver, Sendable {
+  typealias App = ShellApp
+  let main:
+    Main<
+      IOShell, InputOnlyHandler<ShellIntentIO>,
+      ProgramHandler<
+        IOCounter, ScreenHandler<CounterView, CounterIntent>, LogHandler, StorageHandler
+      >, ProgramHandler<IOStopwatch, ScreenHandler<StopwatchView, StopwatchIntent>, TimerHandler>,
+      ProgramHandler<
+        IOWeather, ScreenHandler<WeatherView, WeatherIntent>, DebounceHandler, SearchHandler,
+        ForecastHandler
+      >
+    >
+  private let pending = PendingObservers<ShellTab, ShellChildView>()
+
+  init(environment: ShellEnvironment) {
+    main = Main(
+      app: IOShell.self,
+      handlers: InputOnlyHandler(),
+      ProgramHandler(
+        IOCounter.self, handlers: ScreenHandler(Screen()), LogHandler(environment.log),
+        StorageHandler(environment.storage)),
+      ProgramHandler(
+        IOStopwatch.self, handlers: ScreenHandler(Screen()), TimerHandler(clock: environment.clock)),
+      ProgramHandler(
+        IOWeather.self, handlers: ScreenHandler(Screen()),
+        DebounceHandler(clock: environment.clock), SearchHandler(service: environment.service),
+        ForecastHandler(service: environment.service)),
+      executor: environment.executor)
+  }
+
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    main.observe(\.view, observer)
+    for (tab, observer) in pending.start() { observeTab(tab, observer) }
+    main.start()
+  }
+
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    if pending.defer(tab, observer) { return }
+    observeTab(tab, observer)
+  }
+
+  private func observeTab(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
+  {
+    main.observe({ $0.childView(tab) }, observer)
+  }
+
+  func send(_ intent: ShellIntent) { main.send(IOShell.Input(intent, nil, nil, nil)) }
+  /// An intent sent through a child's scope is the shell's intent for that child.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    switch (tab, intent) {
+    case (.counter, .counter), (.stopwatch, .stopwatch), (.weather, .weather): send(intent)
+    default: break
+    }
+  }
+  var view: ShellView { get async { main.state.view } }
+  func idle() async {}
+  func stop() async { main.stop() }
+}
+
+extension Implementation where App == ShellApp {
+  /// The shell on IOLoop.
+  public static var ioLoop: Implementation {
+    Implementation(architecture: "io-loop") { IOShellDriver(environment: $0) }
+  }
+}
+// side-by-side: end

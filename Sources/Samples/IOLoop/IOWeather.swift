@@ -35,6 +35,7 @@ public enum SearchIO: IOType {
 public enum ForecastIO: IOType {
   public enum Output: Sendable, Equatable {
     case fetch(id: Int, Place)
+    case cancel
   }
   // side-by-side: weather intents
   public enum Input: Sendable, Equatable {
@@ -152,6 +153,21 @@ public struct IOWeather: PureApp, Equatable {
     return (next, Outputs(render, debounce, search, forecast))
   }
 
+  /// Back to an empty query, as `queryChanged("")` does, with no place selected and any
+  /// forecast in flight cancelled: what a parent that resets everything asks of the weather.
+  public func reset() -> (IOWeather, Outputs) {
+    let (cleared, outputs) = run(input: Input(.queryChanged(""), nil, nil, nil))
+    guard cleared.selected != nil || cleared.weather != .none else { return (cleared, outputs) }
+    var next = cleared
+    next.selected = nil
+    next.weather = .none
+    next.forecastID += 1  // any answer still coming is stale
+    let (_, debounce, search, _) = outputs.values
+    return (
+      next, Outputs(next.view == view ? [] : [next.view], debounce, search, [.cancel])
+    )
+  }
+
   private mutating func requestForecast(for place: Place) -> [ForecastIO.Output] {
     selected = place
     weather = .loading
@@ -211,14 +227,18 @@ public struct ForecastHandler: IOHandler {
   public init(service: any WeatherService) { self.service = service }
 
   public func handle(_ output: ForecastIO.Output, context: IOContext<ForecastIO>) {
-    guard case .fetch(let id, let place) = output else { return }
-    let service = self.service
-    context.run(id: Work.forecast) { send in
-      do {
-        send(.fetched(id: id, try await service.forecast(for: place)))
-      } catch {
-        send(.failed(id: id))
+    switch output {
+    case .fetch(let id, let place):
+      let service = self.service
+      context.run(id: Work.forecast) { send in
+        do {
+          send(.fetched(id: id, try await service.forecast(for: place)))
+        } catch {
+          send(.failed(id: id))
+        }
       }
+    case .cancel:
+      context.cancel(id: Work.forecast)
     }
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The imperative side of one ``IOType``: turns the app's outputs into work, and results into
 /// inputs.
 ///
@@ -40,66 +42,231 @@ public enum IOLifetime: Sendable, Hashable {
 
 /// What a handler can do while handling an output: send inputs back, start work, cancel work.
 ///
-/// A context is for the duration of one `handle` call: it refers to its program strongly, so
-/// keep work that outlives the call in ``run(id:lifetime:_:)``, whose sender holds the program
-/// weakly.
+/// A context holds its program weakly: one kept after `handle` returned never keeps the program
+/// alive, and what it sends once the program is gone is dropped and reported by ``send(_:)``'s
+/// result. To hand a sender to code that calls it later, from any thread, use ``sender`` (or
+/// SimpleFunctional's ``inputClosure``): it counts what it could not deliver.
+///
+/// A parent's handler hands a child's handler a context of the child's IO type with ``map(_:)``
+/// (the child's inputs become the parent's) or ``scoped(_:_:)`` (the same, with the child's work
+/// kept apart and cancellable with ``cancelAll()``).
 public struct IOContext<IO: IOType>: Sendable {
-  @usableFromInline let host: any IOHost
-  @usableFromInline let slot: Int
+  @usableFromInline let route: IORoute<IO>
 
   @inlinable
-  init(host: any IOHost, slot: Int) {
-    self.host = host
-    self.slot = slot
-  }
+  init(route: IORoute<IO>) { self.route = route }
+
+  @inlinable
+  init(host: any IOHost, slot: Int) { route = IORoute(host: host, slot: slot) }
 
   /// Queues `input` for the app, behind anything already queued.
-  public func send(_ input: IO.Input) {
-    _ = host.receive(input, slot: slot, from: nil)
+  ///
+  /// - Returns: Whether it was queued: ``IODelivery/dropped`` once the program was stopped or
+  ///   released.
+  @discardableResult
+  public func send(_ input: IO.Input) -> IODelivery {
+    route.deliver(input, from: nil) ? .queued : .dropped
+  }
+
+  /// A sender to keep and call later, from any thread; it holds the program weakly and counts
+  /// the inputs it could not deliver.
+  public var sender: IOInputSender<IO> { IOInputSender(route: route) }
+
+  /// SimpleFunctional's `inputClosure`: ``sender`` as a plain function.
+  public var inputClosure: @Sendable (IO.Input) -> Void {
+    let sender = self.sender
+    return { sender($0) }
   }
 
   /// Starts `operation` as a task of the program. Inputs it sends reach the app only while the
-  /// work is live: after it is cancelled (by id, by newer work with the same id, or by stopping
-  /// the program) they are dropped, even if the operation ignores cancellation.
+  /// work is live: after it is cancelled (by id, by newer work with the same id, by
+  /// ``cancelAll()`` of its scope, or by stopping the program) they are dropped, even if the
+  /// operation ignores cancellation.
   ///
   /// - Parameters:
-  ///   - id: Work with the same id and IO type is replaced: the running one is cancelled.
+  ///   - id: Work with the same id and IO type (and scope) is replaced: the running one is
+  ///     cancelled.
   ///   - lifetime: `.finite` (the default) or `.untilCancelled`, for a timer.
   ///   - operation: The work; `send` feeds inputs back.
   public func run(
     id: (any Hashable & Sendable)? = nil, lifetime: IOLifetime = .finite,
     _ operation: @escaping @Sendable (IOSender<IO>) async -> Void
   ) {
-    let slot = self.slot
-    let host = self.host
-    host.startRun(slot: slot, id: id.map { AnyWorkID($0) }, lifetime: lifetime) { [weak host] run in
-      await operation(IOSender(host: host, slot: slot, run: run))
+    guard let host = route.host else { return }
+    let route = self.route
+    host.startRun(slot: route.slot, id: route.workID(id), lifetime: lifetime) { run in
+      await operation(IOSender(route: route, run: run))
     }
   }
 
-  /// Cancels the running work with `id` (of this IO type), if any, and drops its later inputs.
+  /// Cancels the running work with `id` (of this IO type and scope), if any, and drops its
+  /// later inputs.
   public func cancel(id: some Hashable & Sendable) {
-    host.cancelRun(slot: slot, id: AnyWorkID(id))
+    guard let id = route.workID(id) else { return }
+    route.host?.cancelRun(slot: route.slot, id: id)
+  }
+
+  /// Cancels all work started in this context's scope and in the scopes within it (a removed
+  /// child's work), and drops their later inputs. Outside any scope, it cancels every run of
+  /// this IO type.
+  public func cancelAll() {
+    let scope = route.scope
+    route.host?.cancelRuns(slot: route.slot) { id in
+      guard let scoped = id.base.base as? ScopedWorkID else { return scope.isEmpty }
+      return scoped.scope.starts(with: scope)
+    }
+  }
+
+  /// This context for a handler of another IO type whose inputs become this one's through
+  /// `transform`: how a parent lends its context to a child's handler. Work ids are shared with
+  /// this context; use ``scoped(_:_:)`` to keep the child's apart.
+  public func map<Child: IOType>(
+    _ transform: @escaping @Sendable (Child.Input) -> IO.Input
+  ) -> IOContext<Child> {
+    IOContext<Child>(route: route.map(transform, scope: route.scope))
+  }
+
+  /// Like ``map(_:)``, with the child's work in a scope of its own named `id`: its ids never
+  /// meet this context's, and ``cancelAll()`` on the returned context (or on a context of the
+  /// same scope later) cancels all of it. A list of child programs scopes each child by its id.
+  public func scoped<Child: IOType>(
+    _ id: some Hashable & Sendable, _ transform: @escaping @Sendable (Child.Input) -> IO.Input
+  ) -> IOContext<Child> {
+    IOContext<Child>(route: route.map(transform, scope: route.scope + [AnyWorkID(id)]))
   }
 }
 
-/// Sends inputs from a handler's work back to the app, while that work is live.
-public struct IOSender<IO: IOType>: Sendable {
-  weak let host: (any IOHost)?
-  let slot: Int
-  let run: Run<OwnedWorkID>
+/// Whether an input reached the program's queue.
+public enum IODelivery: Sendable, Hashable {
+  /// Queued: the app will handle it.
+  case queued
+  /// Dropped: the program was stopped or released, or the work that sent it was cancelled.
+  case dropped
+}
 
-  init(host: (any IOHost)?, slot: Int, run: Run<OwnedWorkID>) {
+/// Where a context's inputs go: the program (held weakly), the IO type's slot there, how an
+/// input becomes that slot's input, and the scope its work is filed under.
+@usableFromInline
+struct IORoute<IO: IOType>: Sendable {
+  @usableFromInline weak var host: (any IOHost)?
+  @usableFromInline let slot: Int
+  /// `IO.Input` as the input of the IO type at `slot`; `nil` when it is that input already.
+  @usableFromInline let embed: (@Sendable (IO.Input) -> any Sendable)?
+  @usableFromInline let scope: [AnyWorkID]
+
+  @inlinable
+  init(host: any IOHost, slot: Int) {
     self.host = host
     self.slot = slot
+    embed = nil
+    scope = []
+  }
+
+  @inlinable
+  init(
+    host: (any IOHost)?, slot: Int, embed: (@Sendable (IO.Input) -> any Sendable)?,
+    scope: [AnyWorkID]
+  ) {
+    self.host = host
+    self.slot = slot
+    self.embed = embed
+    self.scope = scope
+  }
+
+  /// Queues `input` if the program is there and `run` (if any) is live.
+  @inlinable
+  func deliver(_ input: IO.Input, from run: Run<OwnedWorkID>?) -> Bool {
+    guard let host else { return false }
+    if let embed { return host.receive(embed(input), slot: slot, from: run) }
+    return host.receive(input, slot: slot, from: run)
+  }
+
+  /// The route of a handler whose inputs become this IO type's through `transform`.
+  func map<Child: IOType>(
+    _ transform: @escaping @Sendable (Child.Input) -> IO.Input, scope: [AnyWorkID]
+  ) -> IORoute<Child> {
+    let embed = self.embed
+    let lifted: @Sendable (Child.Input) -> any Sendable =
+      if let embed { { embed(transform($0)) } } else { { transform($0) } }
+    return IORoute<Child>(host: host, slot: slot, embed: lifted, scope: scope)
+  }
+
+  /// The id work is filed under: `id` as is outside any scope; inside one, `id` (or a fresh
+  /// serial number for anonymous work, so a scope can cancel it) under the scope.
+  func workID(_ id: (any Hashable & Sendable)?) -> AnyWorkID? {
+    if scope.isEmpty { return id.map { AnyWorkID($0) } }
+    let within =
+      id.map { AnyWorkID($0) }
+      ?? AnyWorkID(AnonymousWork(number: anonymousWork.add(1, ordering: .relaxed).newValue))
+    return AnyWorkID(ScopedWorkID(scope: scope, id: within))
+  }
+}
+
+/// Work filed inside a scope (a child program, a row of a list).
+struct ScopedWorkID: Hashable, Sendable {
+  let scope: [AnyWorkID]
+  let id: AnyWorkID
+}
+
+/// Work without an id inside a scope, numbered so that the scope can cancel it.
+struct AnonymousWork: Hashable, Sendable {
+  let number: Int
+}
+
+private let anonymousWork = Atomic(0)
+
+/// Sends inputs from a handler's work back to the app, while that work is live.
+public struct IOSender<IO: IOType>: Sendable {
+  @usableFromInline let route: IORoute<IO>
+  @usableFromInline let run: Run<OwnedWorkID>
+
+  @inlinable
+  init(route: IORoute<IO>, run: Run<OwnedWorkID>) {
+    self.route = route
     self.run = run
   }
 
   /// Queues `input`, unless the work was cancelled or the program stopped.
+  @inlinable
   public func callAsFunction(_ input: IO.Input) {
-    _ = host?.receive(input, slot: slot, from: run)
+    _ = route.deliver(input, from: run)
   }
 
   /// Whether inputs sent now still reach the app.
-  public var isActive: Bool { host?.isLive(run) ?? false }
+  public var isActive: Bool { route.host?.isLive(run) ?? false }
+}
+
+/// A sender to keep: it may be called later from any thread, holds its program weakly, and
+/// counts the inputs it could not deliver (the program was stopped or released) instead of
+/// losing them in silence.
+///
+/// ```swift
+/// func handle(_ output: ClipboardIO.Output, context: IOContext<ClipboardIO>) {
+///   clipboard.onChange = context.sender.callAsFunction   // kept by the clipboard
+/// }
+/// ```
+public struct IOInputSender<IO: IOType>: Sendable {
+  let route: IORoute<IO>
+  private let drops = DropCount()
+
+  init(route: IORoute<IO>) { self.route = route }
+
+  /// Queues `input` for the app; when the program is gone or stopped, counts it as dropped.
+  @discardableResult
+  public func callAsFunction(_ input: IO.Input) -> IODelivery {
+    if route.deliver(input, from: nil) { return .queued }
+    drops.value.add(1, ordering: .relaxed)
+    return .dropped
+  }
+
+  /// How many inputs this sender (and its copies) could not deliver.
+  public var droppedCount: Int { drops.value.load(ordering: .relaxed) }
+
+  /// Whether the program is still there to receive inputs.
+  public var isConnected: Bool { route.host != nil }
+}
+
+/// A count shared by a sender's copies.
+final class DropCount: Sendable {
+  let value = Atomic<Int>(0)
 }

@@ -25,6 +25,7 @@ where
   @usableFromInline let initialOutputs: App.Outputs
   @usableFromInline let handlers: (repeat each Handler)
   let executor: (any TaskExecutor)?
+  private let nextObserverID = Lock(0)
 
   /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
   /// Nothing is handled before ``start()``.
@@ -102,9 +103,14 @@ where
       return
     }
     let outputs = locked.pointee.step(input)
-    if outputs.isEmpty { return core.unlock() }
+    if outputs.isEmpty, locked.pointee.subscribers.isEmpty { return core.unlock() }
+    // Observers or outputs: claim the drain, call them outside the lock, then hand over to
+    // `drain` for whatever they or other threads sent meanwhile.
     locked.pointee.queue.startDraining()
+    let observers = locked.pointee.subscribers
+    let state = locked.pointee.state
     core.unlock()
+    for observer in observers { observer.notify(state) }
     handle(outputs)
     drain()
   }
@@ -135,15 +141,57 @@ where
         return
       }
       let message = locked.pointee.queue.take()
-      let outputs: App.Outputs
       switch message {
       case .start:
-        outputs = initialOutputs
+        core.unlock()
+        handle(initialOutputs)
       case .input(let input, _):
-        outputs = locked.pointee.step(input)
+        let outputs = locked.pointee.step(input)
+        let observers = locked.pointee.subscribers
+        let state = locked.pointee.state
+        core.unlock()
+        for observer in observers { observer.notify(state) }
+        handle(outputs)
+      case .subscribe(let observer):
+        locked.pointee.subscribers.append(observer)
+        let state = locked.pointee.state
+        core.unlock()
+        observer.notify(state)
       }
-      core.unlock()
-      handle(outputs)
+    }
+  }
+
+  /// Calls `observer` with `transform` of the state now, then after each step whose
+  /// transformed state differs from the one before: how a screen, or one row of it, follows
+  /// the program without a screen IO type.
+  ///
+  /// The current value is delivered in order with the queue (an observer added before
+  /// ``start()`` gets it at start), so an observer never sees a state older than one it saw.
+  /// Observers are called outside the lock, one at a time, after the step and before its
+  /// outputs are handled; they may send inputs. Each step costs each observer one `transform`
+  /// and one comparison.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func observe<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (App) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    subscribe(distinct(transform, observer))
+  }
+
+  /// Adds `notify` as a subscriber, in queue order.
+  func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
+    let id = nextObserverID.withLock { id in
+      id += 1
+      return id
+    }
+    let mustDrain = core.withLock {
+      $0.enqueue(.subscribe(Subscriber(id: id, notify: notify)))
+    }
+    if mustDrain { drain() }
+    return Subscription { [weak self] in
+      self?.core.withLock { core in core.subscribers.removeAll { $0.id == id } }
     }
   }
 
@@ -217,7 +265,37 @@ where
   }
 
   @usableFromInline
+  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool) {
+    let (tasks, waiters) = core.withLock { core in
+      (core.removeAll(slot: slot, where: matches), core.takeWaiters())
+    }
+    for task in tasks { task.cancel() }
+    waiters.resumeAll()
+  }
+
+  @usableFromInline
   func isLive(_ run: Run<OwnedWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
+}
+
+extension Main where App: Equatable {
+  /// Calls `observer` with the state now, then with every state that differs from the one
+  /// before; see ``observe(_:_:)``.
+  @discardableResult
+  public func observe(_ observer: @escaping @Sendable (App) -> Void) -> Subscription {
+    subscribe(distinct({ $0 }, observer))
+  }
+}
+
+/// A handle to stop observing a ``Main``.
+public final class Subscription: Sendable {
+  private let onCancel: Lock<(@Sendable () -> Void)?>
+
+  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
+
+  /// Stops the observer from being called; calling it again does nothing.
+  public func cancel() {
+    onCancel.withLock { $0.take() }?()
+  }
 }
 
 /// The element at `index` of an input: `value` if `index` is `slot` and `value` has the

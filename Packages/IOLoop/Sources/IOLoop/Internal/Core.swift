@@ -7,15 +7,19 @@ protocol IOHost: AnyObject, Sendable {
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
   func cancelRun(slot: Int, id: AnyWorkID)
+  /// Cancels every run of `slot` whose id matches.
+  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool)
   func isLive(_ run: Run<OwnedWorkID>) -> Bool
 }
 
 /// What waits in the program's queue.
 @usableFromInline
-enum Message<Input: Sendable>: Sendable {
+enum Message<State: Sendable, Input: Sendable>: Sendable {
   /// `start()`: hand the initial outputs to the handlers.
   case start
   case input(Input, from: Run<OwnedWorkID>?)
+  /// `observe`: the observer joins, and is called with the state now, in queue order.
+  case subscribe(Subscriber<State>)
 }
 
 extension Message: RunMessage {
@@ -29,7 +33,8 @@ extension Message: RunMessage {
 struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
-  @usableFromInline var queue = DrainQueue<Message<Input>>()
+  @usableFromInline var queue = DrainQueue<Message<State, Input>>()
+  @usableFromInline var subscribers: [Subscriber<State>] = []
   var runs = RunRegistry<OwnedWorkID>()
   var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
@@ -56,7 +61,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
 
   /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
-  mutating func enqueue(_ message: Message<Input>) -> Bool {
+  mutating func enqueue(_ message: Message<State, Input>) -> Bool {
     guard !phase.isStopped else { return false }
     return queue.append(message, mayDrain: phase.isRunning)
   }
@@ -90,6 +95,16 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     runs.remove(key).flatMap { queue.drop($0) }
   }
 
+  /// Removes the work of `slot` whose id matches, and the inputs it queued; returns the tasks
+  /// to cancel.
+  mutating func removeAll(slot: Int, where matches: (AnyWorkID) -> Bool) -> [Task<Void, Never>] {
+    let keys = runs.keys { key in
+      guard case .id(let owned) = key else { return false }
+      return owned.owner == slot && matches(owned.id)
+    }
+    return keys.compactMap { remove($0) }
+  }
+
   func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
@@ -101,6 +116,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
   @usableFromInline
   mutating func stop() -> Shutdown {
+    subscribers = []
     var shutdown = Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
     shutdown.resume(endWaiters.take(if: true))
     return shutdown

@@ -1,0 +1,234 @@
+/// A child program as one IO type of its parent: each step's outputs of the child go out as one
+/// output, and the child's inputs come back as one input.
+///
+/// The parent's pure function owns the child's state and runs the child on its inputs (see
+/// ``PureApp/run(_:_:)``); a ``ProgramHandler`` hands the child's outputs to the child's own
+/// handlers. The child is written once, as its own ``PureApp``, and runs the same embedded as
+/// alone.
+///
+/// ```swift
+/// struct Shell: PureApp {
+///   typealias Input = IOInput<ScreenIO<ShellView, ShellIntent>, ProgramIO<IOCounter>>
+///   typealias Outputs = IOOutputs<ScreenIO<ShellView, ShellIntent>, ProgramIO<IOCounter>>
+///   var counter: IOCounter
+///
+///   func run(input: Input) -> (Shell, Outputs) {
+///     switch input.values {
+///     case (_, let counterInput?):
+///       let (next, counter) = run(\.counter, counterInput)
+///       return (next, Outputs([next.view], counter))
+///     …
+///   }
+/// }
+/// ```
+public enum ProgramIO<Child: PureApp>: IOType {
+  /// One step's outputs of the child.
+  public typealias Output = Child.Outputs
+  /// One input of the child.
+  public typealias Input = Child.Input
+}
+
+/// A list of identified child programs as one IO type of their parent: each child's outputs go
+/// out tagged with its id, and its inputs come back tagged the same way.
+///
+/// The parent keeps the children's states (an `IdentifiedList`), runs the child an input is
+/// for (``IdentifiedList/run(_:id:)``), and says when it removed one (``Output/removed(_:)``),
+/// so that the ``ProgramsHandler`` cancels that child's work and drops what it sends later.
+public enum ProgramsIO<ID: Hashable & Sendable, Child: PureApp>: IOType {
+  public enum Output: Sendable {
+    /// One step's outputs of the child with the id.
+    case outputs(ID, Child.Outputs)
+    /// The child with the id was removed: cancel its work.
+    case removed(ID)
+  }
+
+  /// One input of the child with `id`.
+  public struct Input: Sendable {
+    public let id: ID
+    public let input: Child.Input
+
+    public init(id: ID, input: Child.Input) {
+      self.id = id
+      self.input = input
+    }
+  }
+}
+
+/// A child program's handlers, lifted into its parent: hands each of the child's steps' outputs
+/// to the child's own handlers (IO types in the child's order, each list in order), with
+/// contexts whose inputs come back to the parent as the child's. Each of the child's IO types
+/// keeps its work apart, as in a program of its own.
+///
+/// ```swift
+/// Main(app: Shell.self, handlers:
+///   ScreenHandler(screen),
+///   ProgramHandler(IOCounter.self, handlers: ScreenHandler(counterScreen), LogHandler(log),
+///                  StorageHandler(storage)))
+/// ```
+public struct ProgramHandler<Child: PureApp, each Handler: IOHandler>: IOHandler
+where
+  Child.Input == IOInput<repeat (each Handler).IO>,
+  Child.Outputs == IOOutputs<repeat (each Handler).IO>
+{
+  public typealias IO = ProgramIO<Child>
+
+  @usableFromInline let handlers: (repeat each Handler)
+
+  /// The handlers of `child`, one per IO type, in the child's order.
+  public init(_ child: Child.Type, handlers: repeat each Handler) {
+    self.handlers = (repeat each handlers)
+  }
+
+  public func handle(_ outputs: Child.Outputs, context: IOContext<IO>) {
+    dispatch(outputs, context: context)
+  }
+
+  /// Hands `outputs` to the child's handlers through `context`, the child's.
+  func dispatch<ParentIO: IOType>(_ outputs: Child.Outputs, context: IOContext<ParentIO>)
+  where ParentIO.Input == Child.Input {
+    guard let lists = outputs.storage else { return }
+    var slot = 0
+    repeat handleChildList(
+      each handlers, each lists, parent: context, slot: &slot, embed: Child.Input.init(erasing:at:))
+  }
+}
+
+/// Hands one of a child's IO types' outputs to its handler, with a context of the child's
+/// scope for that IO type whose inputs `embed` makes the child's.
+private func handleChildList<H: IOHandler, ParentIO: IOType>(
+  _ handler: H, _ list: [H.IO.Output], parent: IOContext<ParentIO>, slot: inout Int,
+  embed: @escaping @Sendable (any Sendable, Int) -> ParentIO.Input?
+) {
+  defer { slot += 1 }
+  if list.isEmpty { return }
+  let index = slot
+  let context: IOContext<H.IO> = parent.scoped(ChildSlot(index: index)) { input in
+    // The element at `index` is this IO type's: the input the child's own program would get.
+    embed(input, index).unsafelyUnwrapped
+  }
+  for output in list { handler.handle(output, context: context) }
+}
+
+/// The handlers of a list of child programs, lifted into the parent: each child's outputs go
+/// to the child's handlers in a scope of its own (its id), so two children's work never meet,
+/// and ``ProgramsIO/Output/removed(_:)`` cancels all of a removed child's work.
+public struct ProgramsHandler<ID: Hashable & Sendable, Child: PureApp, each Handler: IOHandler>:
+  IOHandler
+where
+  Child.Input == IOInput<repeat (each Handler).IO>,
+  Child.Outputs == IOOutputs<repeat (each Handler).IO>
+{
+  public typealias IO = ProgramsIO<ID, Child>
+
+  let child: ProgramHandler<Child, repeat each Handler>
+
+  /// The handlers every child of the list uses, one per IO type, in the child's order.
+  public init(_ child: Child.Type, id: ID.Type = ID.self, handlers: repeat each Handler) {
+    self.child = ProgramHandler<Child, repeat each Handler>(
+      Child.self, handlers: repeat each handlers)
+  }
+
+  public func handle(_ output: IO.Output, context: IOContext<IO>) {
+    switch output {
+    case .outputs(let id, let outputs):
+      child.dispatch(outputs, context: Self.context(of: id, in: context))
+    case .removed(let id):
+      Self.context(of: id, in: context).cancelAll()
+    }
+  }
+
+  /// The context of the child with `id`: its own scope, its inputs tagged with its id.
+  private static func context(of id: ID, in context: IOContext<IO>) -> IOContext<
+    ProgramIO<Child>
+  > {
+    context.scoped(id) { input in IO.Input(id: id, input: input) }
+  }
+}
+
+/// The scope of one IO type of a child program.
+struct ChildSlot: Hashable, Sendable {
+  let index: Int
+}
+
+extension IOInput {
+  /// The input whose element at `slot` is `value`, or `nil` if `value` is not that element's
+  /// type.
+  @usableFromInline
+  init?(erasing value: any Sendable, at slot: Int) {
+    var index = 0
+    var isMatched = false
+    self.init(
+      repeat matchingElement(
+        (each IO).self, value: value, slot: slot, index: &index, isMatched: &isMatched))
+    if !isMatched { return nil }
+  }
+}
+
+/// The element at `index` of an input: `value` if `index` is `slot` and `value` has the IO
+/// type's input type, `nil` otherwise. Advances `index`.
+@usableFromInline
+func matchingElement<IO: IOType>(
+  _: IO.Type, value: any Sendable, slot: Int, index: inout Int, isMatched: inout Bool
+) -> IO.Input? {
+  defer { index += 1 }
+  guard index == slot, let typed = value as? IO.Input else { return nil }
+  isMatched = true
+  return typed
+}
+
+extension PureApp {
+  /// Runs the child program at `path` on `input`: this app with the child's new state, and the
+  /// child's outputs as the list a ``ProgramIO`` of this app's outputs takes (empty when the
+  /// child asked for nothing).
+  ///
+  /// ```swift
+  /// case (nil, let counterInput?, _):
+  ///   let (next, counter) = run(\.counter, counterInput)
+  ///   return (next, Outputs([], counter, []))
+  /// ```
+  ///
+  /// Two children in one step (a child telling its sibling) chain: the second runs on what the
+  /// first returned.
+  @inlinable
+  public func run<Child: PureApp, each ChildIO: IOType>(
+    _ path: WritableKeyPath<Self, Child>, _ input: Child.Input
+  ) -> (Self, [Child.Outputs]) where Child.Outputs == IOOutputs<repeat each ChildIO> {
+    var next = self
+    let (child, outputs) = self[keyPath: path].run(input: input)
+    next[keyPath: path] = child
+    return (next, outputs.isEmpty ? [] : [outputs])
+  }
+}
+
+extension IOOutputs {
+  /// These outputs as the list a ``ProgramIO`` of a parent's outputs takes: empty when there
+  /// are none.
+  @inlinable
+  public var lifted: [Self] { isEmpty ? [] : [self] }
+}
+
+/// The handler of an IO type that only brings inputs (a screen's intents, a child's messages):
+/// it has no output to handle.
+public struct InputOnlyHandler<IO: IOType>: IOHandler where IO.Output == Never {
+  public init() {}
+
+  public func handle(_ output: Never, context: IOContext<IO>) {}
+}
+
+extension IdentifiedList where Element: PureApp {
+  /// Runs the child program with `id` on `input` in place: its outputs come back as the list a
+  /// ``ProgramsIO`` of the parent's outputs takes (empty when it asked for nothing), or `nil`
+  /// when no child has that id (a late input for a removed child, which the parent drops).
+  ///
+  /// - Complexity: O(1) plus the child's step.
+  @inlinable
+  public mutating func run<each ChildIO: IOType>(
+    _ input: Element.Input, id: ID
+  ) -> [ProgramsIO<ID, Element>.Output]? where Element.Outputs == IOOutputs<repeat each ChildIO> {
+    update(id: id) { child in
+      let (next, outputs) = child.run(input: input)
+      child = next
+      return outputs.isEmpty ? [] : [.outputs(id, outputs)]
+    }
+  }
+}

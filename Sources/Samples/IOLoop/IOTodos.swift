@@ -1,0 +1,324 @@
+import ArchitectureSpec
+import IOLoop
+
+// side-by-side: todos intents
+/// What a row's user does, as the one IO type of a row program: intents come in, nothing goes
+/// out (a row makes no call of its own).
+public enum TodoRowIO: IOType {
+  public typealias Input = TodoRowIntent
+}
+
+// side-by-side: todos state
+/// One todo row as a program of its own: its state, and a pure step for its intents. The list
+/// embeds one per row (``IOTodos``); nothing of the row is written again there.
+public struct IOTodoRow: PureApp, Equatable {
+  // side-by-side: todos intents
+  public typealias Input = IOInput<TodoRowIO>
+  public typealias Outputs = IOOutputs<TodoRowIO>
+
+  // side-by-side: todos state
+  public var title: String
+  public var done: Bool
+  public var isEditing = false
+  public var editText = ""
+  /// Set by a commit whose text makes an empty title: the list removes the row (T4).
+  public var asksRemoval = false
+
+  public init(title: String, done: Bool) {
+    self.title = title
+    self.done = done
+  }
+
+  // side-by-side: todos wiring
+  public func view(id: Int) -> TodoRowView {
+    TodoRowView(id: id, title: title, done: done, isEditing: isEditing, editText: editText)
+  }
+
+  // side-by-side: todos update
+  /// A row alone starts empty; the list makes its rows from records instead.
+  public static func start() -> (IOTodoRow, Outputs) {
+    (IOTodoRow(title: "", done: false), .none)
+  }
+
+  public func run(input: Input) -> (IOTodoRow, Outputs) {
+    guard let intent: TodoRowIntent = input.values else { return (self, .none) }
+    var next = self
+    switch intent {
+    case .toggle:
+      next.done.toggle()
+    case .delete:
+      next.asksRemoval = true
+    case .beginEdit:
+      guard !isEditing else { return (self, .none) }
+      next.isEditing = true
+      next.editText = title
+    case .editChanged(let text):
+      guard isEditing else { return (self, .none) }
+      next.editText = text
+    case .commitEdit:
+      guard isEditing else { return (self, .none) }
+      let title = TodosApp.title(from: editText)
+      next.isEditing = false
+      next.editText = ""
+      if title.isEmpty { next.asksRemoval = true } else { next.title = title }
+    case .cancelEdit:
+      guard isEditing else { return (self, .none) }
+      next.isEditing = false
+      next.editText = ""
+    }
+    return (next, .none)
+  }
+  // side-by-side: end
+}
+
+// side-by-side: todos effects
+/// Todo storage as an IO type: one load at start, one save at a time.
+public enum TodoStorageIO: IOType {
+  public enum Output: Sendable, Equatable {
+    case load
+    case save([TodoRecord])
+  }
+  // side-by-side: todos intents
+  public enum Input: Sendable, Equatable {
+    case loaded([TodoRecord]?)
+    case loadFailed
+    case saved(succeeded: Bool)
+  }
+  // side-by-side: end
+}
+
+// side-by-side: todos intents
+/// The list's own intents, as an IO type that only brings inputs.
+public enum TodosIntentIO: IOType {
+  public typealias Input = TodosIntent
+}
+
+// side-by-side: todos state
+/// The todos list as one pure function: the row programs embedded as a list (their inputs are
+/// the list's `row` intents), storage and the log as outputs.
+public struct IOTodos: PureApp, Equatable {
+  // side-by-side: todos intents
+  public typealias Rows = ProgramsIO<Int, IOTodoRow>
+  public typealias Input = IOInput<TodosIntentIO, Rows, LogIO, TodoStorageIO>
+  // side-by-side: todos effects
+  public typealias Outputs = IOOutputs<TodosIntentIO, Rows, LogIO, TodoStorageIO>
+
+  // side-by-side: todos state
+  public var isLoaded = false
+  public var rows = IdentifiedList<Int, IOTodoRow>()
+  public var doneCount = 0
+  public var draft = ""
+  public var filter = TodoFilter.all
+  public var editingID: Int?
+  /// The largest id that has been in the list this run (T2).
+  public var largestID = 0
+  /// The list the save in flight holds (T7), and whether the list changed since it began.
+  public var saving: [TodoRecord]?
+  public var changedWhileSaving = false
+
+  public init() {}
+
+  /// The list as storage keeps it.
+  public var records: [TodoRecord] {
+    rows.ids.compactMap { id in
+      rows[id: id].map { TodoRecord(id: id, title: $0.title, done: $0.done) }
+    }
+  }
+
+  // side-by-side: todos wiring
+  public var view: TodosView {
+    guard isLoaded else { return .loading }
+    let ids = rows.ids
+    let visible =
+      filter == .all ? ids : ids.filter { filter.shows(done: rows[id: $0]?.done ?? false) }
+    return TodosView(
+      status: .ready, draft: draft, visibleIDs: visible,
+      itemsLeftText: TodosApp.itemsLeftText(ids.count - doneCount), filter: filter,
+      allDone: !ids.isEmpty && doneCount == ids.count, canToggleAll: !ids.isEmpty,
+      canClearCompleted: doneCount > 0, editingID: editingID)
+  }
+
+  // side-by-side: todos update
+  public static func start() -> (IOTodos, Outputs) {
+    (IOTodos(), Outputs([], [], [], [.load]))
+  }
+
+  public func run(input: Input) -> (IOTodos, Outputs) {
+    switch input.values {
+    case (let intent?, _, _, _):
+      return handle(intent)
+    case (_, let row?, _, _):
+      // An input sent through a row's scope is the list's `row` intent for it.
+      guard let intent: TodoRowIntent = row.input.values else { return (self, .none) }
+      return handle(.row(id: row.id, intent))
+    case (_, _, _, let storage?):
+      return handle(storage)
+    default:
+      return (self, .none)
+    }
+  }
+
+  private func handle(_ intent: TodosIntent) -> (IOTodos, Outputs) {
+    guard isLoaded else { return (self, .none) }
+    var next = self
+    var rowOutputs: [Rows.Output] = []
+    guard let changed = next.apply(intent, rowOutputs: &rowOutputs) else { return (self, .none) }
+    guard changed else { return (next, Outputs([], rowOutputs, [], [])) }
+    // The list changed: save it now, or after the save in flight (T7).
+    guard next.saving == nil else {
+      next.changedWhileSaving = true
+      return (next, Outputs([], rowOutputs, [], []))
+    }
+    let list = next.records
+    next.saving = list
+    return (next, Outputs([], rowOutputs, [], [.save(list)]))
+  }
+
+  private func handle(_ storage: TodoStorageIO.Input) -> (IOTodos, Outputs) {
+    var next = self
+    switch storage {
+    case .loaded(let records):
+      guard !isLoaded else { return (self, .none) }
+      next.isLoaded = true
+      guard let records, !records.isEmpty else { return (next, .none) }
+      guard TodosApp.isValid(records) else {
+        return (next, Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], []))
+      }
+      for record in records {
+        next.rows.append(IOTodoRow(title: record.title, done: record.done), id: record.id)
+      }
+      next.doneCount = records.count { $0.done }
+      next.largestID = records.map(\.id).max() ?? 0
+      return (next, .none)
+    case .loadFailed:
+      guard !isLoaded else { return (self, .none) }
+      next.isLoaded = true
+      return (next, Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], []))
+    case .saved(let succeeded):
+      guard let held = saving else { return (self, .none) }
+      next.saving = nil
+      let log: [LogIO.Output] = succeeded ? [] : [.log(TodosApp.saveFailedMessage)]
+      var save: [TodoStorageIO.Output] = []
+      if next.changedWhileSaving {
+        next.changedWhileSaving = false
+        let latest = next.records
+        if latest != held {
+          next.saving = latest
+          save = [.save(latest)]
+        }
+      }
+      return (next, Outputs([], [], log, save))
+    }
+  }
+
+  /// Applies an intent; returns whether the list (ids in order, titles, done) changed, or
+  /// `nil` when nothing at all changed. The rows' outputs, and the removal of the rows it
+  /// removes, are added to `rowOutputs`.
+  private mutating func apply(_ intent: TodosIntent, rowOutputs: inout [Rows.Output]) -> Bool? {
+    switch intent {
+    case .draftChanged(let text):
+      guard draft != text else { return nil }
+      draft = text
+      return false
+    case .add:
+      let title = TodosApp.title(from: draft)
+      guard !title.isEmpty, largestID < Int.max else { return nil }
+      largestID += 1
+      rows.append(IOTodoRow(title: title, done: false), id: largestID)
+      draft = ""
+      return true
+    case .toggleAll:
+      guard !rows.isEmpty else { return nil }
+      let done = doneCount != rows.count
+      rows.updateAll { $0.done = done }
+      doneCount = done ? rows.count : 0
+      return true
+    case .clearCompleted:
+      guard doneCount > 0 else { return nil }
+      if let editing = editingID, rows[id: editing]?.done == true { editingID = nil }
+      for id in rows.ids where rows[id: id]?.done == true { rowOutputs.append(.removed(id)) }
+      rows.removeAll { $0.done }
+      doneCount = 0
+      return true
+    case .filter(let filter):
+      guard self.filter != filter else { return nil }
+      self.filter = filter
+      return false
+    case .row(let id, let rowIntent):
+      guard rows.contains(id: id) else { return nil }
+      switch rowIntent {
+      case .beginEdit:
+        guard editingID != id else { return nil }
+        // One row at most is edited: the edited one is committed first, in this message (T4).
+        var changed = false
+        if let editing = editingID {
+          changed = runRow(.commitEdit, id: editing, rowOutputs: &rowOutputs)
+        }
+        _ = runRow(.beginEdit, id: id, rowOutputs: &rowOutputs)
+        editingID = id
+        return changed
+      case .editChanged:
+        guard editingID == id else { return nil }
+        return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
+      case .commitEdit, .cancelEdit:
+        guard editingID == id else { return nil }
+        editingID = nil
+        return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
+      case .toggle, .delete:
+        return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
+      }
+    }
+  }
+
+  /// Runs row `id`'s own program on `intent`, then does what the row asked of the list (its
+  /// removal); returns whether the list changed.
+  private mutating func runRow(
+    _ intent: TodoRowIntent, id: Int, rowOutputs: inout [Rows.Output]
+  ) -> Bool {
+    guard let before = rows[id: id], let outputs = rows.run(IOInput(intent), id: id),
+      let after = rows[id: id]
+    else { return false }
+    rowOutputs += outputs
+    if after.asksRemoval {
+      rows.remove(id: id)
+      rowOutputs.append(.removed(id))
+      if after.done { doneCount -= 1 }
+      if editingID == id { editingID = nil }
+      return true
+    }
+    if after.done != before.done { doneCount += after.done ? 1 : -1 }
+    return after.done != before.done || after.title != before.title
+  }
+  // side-by-side: end
+}
+
+// side-by-side: todos effects
+/// Loads and saves the list; each answer comes back as an input.
+public struct TodoStorageHandler: IOHandler {
+  public typealias IO = TodoStorageIO
+  let storage: any TodoStorage
+
+  public init(_ storage: any TodoStorage) { self.storage = storage }
+
+  public func handle(_ output: TodoStorageIO.Output, context: IOContext<TodoStorageIO>) {
+    let storage = self.storage
+    switch output {
+    case .load:
+      context.run { send in
+        do { send(.loaded(try await storage.loadTodos())) } catch { send(.loadFailed) }
+      }
+    case .save(let list):
+      context.run { send in
+        do {
+          try await storage.saveTodos(list)
+          send(.saved(succeeded: true))
+        } catch is CancellationError {
+          // Stopped: nothing to report.
+        } catch {
+          send(.saved(succeeded: false))
+        }
+      }
+    }
+  }
+}
+// side-by-side: end
