@@ -167,7 +167,8 @@ final class IOTodosDriver: AppDriver, Sendable {
   /// One row's view, and `nil` once when it leaves the list (R11).
   private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    main.observe({ $0.rows[id: id]?.view(id: id) }) { view in
+    let row: @Sendable (IOTodos) -> TodoRowView? = { $0.rows[id: id]?.view(id: id) }
+    main.observe(row) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)
