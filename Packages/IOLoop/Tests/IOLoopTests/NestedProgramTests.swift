@@ -108,9 +108,10 @@ func makeParent(calls: Recorder<String>, gate: Gate = Gate()) -> ParentMain {
   @Test func aRowTellsItsSiblingThroughTheParentInTheSameStep() async {
     let main = makeParent(calls: Recorder())
     let steps = Recorder<[Int]>()
-    main.observe({ [$0.rows[id: 1]?.results.count ?? -1, $0.rows[id: 2]?.count ?? -1] }) {
-      steps.append($0)
+    let both: @Sendable (Parent) -> [Int] = {
+      [$0.rows[id: 1]?.results.count ?? -1, $0.rows[id: 2]?.count ?? -1]
     }
+    main.observe(both, steps.append)
     main.start()
     for id in 1...2 { main.send(Parent.Input(.add(id), nil, nil)) }
     main.send(Parent.Input(.row(1, .echoBoth(7, 8)), nil, nil))
@@ -200,7 +201,7 @@ func makeParent(calls: Recorder<String>, gate: Gate = Gate()) -> ParentMain {
   @Test func aRowObserverIsCalledOnlyForItsRow() async {
     let main = makeParent(calls: Recorder())
     let seen = Recorder<Int?>()
-    main.observe({ $0.rows[id: 2]?.count }) { seen.append($0) }
+    main.observe(\.rows[id: 2]?.count, seen.append)
     main.start()
     for id in 1...3 { main.send(Parent.Input(.add(id), nil, nil)) }
     for id in [1, 3, 1, 2, 3] { main.send(Parent.Input(.row(id, .increment), nil, nil)) }
