@@ -84,6 +84,54 @@ extension Stepper where App: Equatable {
       sourceLocation)
   }
 
+  /// Runs one step that should change only one child program of the app (an embedded program,
+  /// or one row of a list: `\.rows[id: 3]`), and checks it exhaustively: the child's state,
+  /// that nothing else of the app's state changed, and the step's outputs (the child's, lifted,
+  /// and the parent's own).
+  ///
+  /// ```swift
+  /// app.step(IOShell.Input(nil, nil, IOStopwatch.Input(.lap, nil), nil), child: \.stopwatch,
+  ///          expecting: lapped, IOShell.Outputs([], [], [lappedOutputs], []))
+  /// ```
+  ///
+  /// A mismatch names the child's path and shows a line diff of the child, of the rest of the
+  /// state, and of the outputs.
+  public mutating func step<Child: Equatable>(
+    _ input: App.Input, child path: WritableKeyPath<App, Child>, expecting expected: Child,
+    _ expectedOutputs: App.Outputs, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let before = state else {
+      _ = step(input, fileID: fileID, filePath: filePath, line: line, column: column)
+      return
+    }
+    let (actual, outputs) = step(
+      input, fileID: fileID, filePath: filePath, line: line, column: column)
+    var failures: [String] = []
+    if actual[keyPath: path] != expected {
+      failures.append(
+        "child\(readable(path)) differs: (− expected, + actual)\n"
+          + lineDiff(expected: expected, actual: actual[keyPath: path]))
+    }
+    // Everything else must be as it was: the state before, with the actual child put in.
+    var unchanged = before
+    unchanged[keyPath: path] = actual[keyPath: path]
+    if actual != unchanged {
+      failures.append(
+        "state outside the child changed: (− before, + actual)\n"
+          + lineDiff(expected: unchanged, actual: actual))
+    }
+    let outputsDiff = lineDiff(expected: expectedOutputs, actual: outputs)
+    if !outputsDiff.isEmpty {
+      failures.append("outputs differ: (− expected, + actual)\n" + outputsDiff)
+    }
+    guard !failures.isEmpty else { return }
+    reportFailure(
+      (["step \(steps - 1) (\(describe(input))):"] + failures).joined(separator: "\n"),
+      at: sourceLocation)
+  }
+
   private func check(
     _ name: String, _ actual: App, _ outputs: App.Outputs, _ expected: App,
     _ expectedOutputs: App.Outputs, _ sourceLocation: CallSite
@@ -100,6 +148,13 @@ extension Stepper where App: Equatable {
     guard !failures.isEmpty else { return }
     reportFailure((["\(name):"] + failures).joined(separator: "\n"), at: sourceLocation)
   }
+}
+
+/// ` \\App.child` for a key path that prints readably, `""` for one that does not (a
+/// subscript, on some platforms).
+func readable(_ path: AnyKeyPath) -> String {
+  let text = "\(path)"
+  return text.contains("<computed") ? "" : " " + text
 }
 
 /// An input described by its set element only: `increment` rather than the whole tuple.
