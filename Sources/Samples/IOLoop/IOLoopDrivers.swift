@@ -78,20 +78,17 @@ extension Implementation where App == WeatherApp {
 }
 // side-by-side: end
 
-/// The benchmark counter as a pure app: ``tally(_:_:)`` on a copy; a render output per change
-/// only when someone watches.
+/// The benchmark counter as a pure app: ``tally(_:_:)`` on a copy. Its actions come in through
+/// a screen; observers follow the program's state (`Main.observe`), so a step asks for no
+/// output.
 public struct TallyApp: PureApp {
   public var tally: TallyState
-  public var isWatched: Bool
 
-  public init(tally: TallyState, isWatched: Bool) {
-    self.tally = tally
-    self.isWatched = isWatched
-  }
+  public init(tally: TallyState) { self.tally = tally }
 
-  /// An unwatched tally of the default state; the benchmark starts from its set-up instead.
+  /// The default tally; the benchmark starts from its set-up instead.
   public static func start() -> (TallyApp, IOOutputs<ScreenIO<TallyState, TallyAction>>) {
-    (TallyApp(tally: TallyState(), isWatched: false), .none)
+    (TallyApp(tally: TallyState()), .none)
   }
 
   @inlinable
@@ -102,24 +99,17 @@ public struct TallyApp: PureApp {
     guard let action = sent else { return (self, .none) }
     var next = self
     Workloads.tally(&next.tally, action)
-    guard isWatched, next.tally != tally else { return (next, .none) }
-    return (next, IOOutputs([next.tally]))
+    return (next, .none)
   }
 }
 
-/// The benchmark counter on an IOLoop program; observers watch its screen.
+/// The benchmark counter on an IOLoop program; observers (and the fan-out's) watch its state.
 public final class IOLoopTally: TallySubject {
   let main: Main<TallyApp, ScreenHandler<TallyState, TallyAction>>
 
   public init(_ setup: TallySetup) {
-    let screen = Screen<TallyState>()
-    let watchers = setup.observers + setup.fanout
-    let notify = setup.notify
-    screen.attach { state in for _ in 0..<watchers { notify(state) } }
-    let app = TallyApp(tally: setup.state, isWatched: watchers > 0)
-    main = Main(
-      state: app, outputs: IOOutputs(watchers > 0 ? [setup.state] : []),
-      handlers: ScreenHandler(screen))
+    main = Main(state: TallyApp(tally: setup.state), handlers: ScreenHandler(Screen()))
+    for _ in 0..<(setup.observers + setup.fanout) { main.observe({ $0.tally }, setup.notify) }
     main.start()
   }
 
@@ -154,7 +144,7 @@ final class IOTodosDriver: AppDriver, Sendable {
   }
 
   func start(observer: @escaping @Sendable (TodosView) -> Void) async {
-    main.observe(\.view, observer)
+    main.observe({ $0.view }, observer)
     for (id, observer) in pending.start() { observeRow(id, observer) }
     main.start()
   }
@@ -228,7 +218,7 @@ final class IOShellDriver: AppDriver, Sendable {
   }
 
   func start(observer: @escaping @Sendable (ShellView) -> Void) async {
-    main.observe(\.view, observer)
+    main.observe({ $0.view }, observer)
     for (tab, observer) in pending.start() { observeTab(tab, observer) }
     main.start()
   }

@@ -24,8 +24,12 @@ where
   @usableFromInline let core: Lock<Core<App, App.Input>>
   @usableFromInline let initialOutputs: App.Outputs
   @usableFromInline let handlers: (repeat each Handler)
-  let executor: (any TaskExecutor)?
-  private let nextObserverID = Lock(0)
+  @usableFromInline let executor: (any TaskExecutor)?
+  @usableFromInline let nextObserverID = Lock(0)
+  /// What handlers' contexts and work call, as functions made where the program's types are
+  /// known: through the `IOHost` existential they would run as generic code, looking up type
+  /// metadata on every input.
+  @usableFromInline let entries: HostEntries
 
   /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
   /// Nothing is handled before ``start()``.
@@ -35,6 +39,7 @@ where
   ///     pure).
   ///   - handlers: One handler per IO type.
   ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
+  @inlinable
   public convenience init(
     app: App.Type, handlers: repeat each Handler, executor: (any TaskExecutor)? = nil
   ) {
@@ -50,10 +55,20 @@ where
   ///   - outputs: What ``start()`` hands to the handlers.
   ///   - handlers: One handler per IO type.
   ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
+  @inlinable
   public init(
     state: App, outputs: App.Outputs = .none, handlers: repeat each Handler,
     executor: (any TaskExecutor)? = nil
   ) {
+    entries = HostEntries(
+      receive: { host, value, slot, run in
+        unsafeDowncast(host, to: Main<App, repeat each Handler>.self).deliver(
+          value, slot: slot, from: run)
+      },
+      startRun: { host, slot, id, lifetime, operation in
+        unsafeDowncast(host, to: Main<App, repeat each Handler>.self).launch(
+          slot: slot, id: id, lifetime: lifetime, operation: operation)
+      })
     core = Lock(Core(state: state))
     initialOutputs = outputs
     self.handlers = (repeat each handlers)
@@ -172,6 +187,7 @@ where
   /// and one comparison.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @inlinable
   @discardableResult
   public func observe<Value: Equatable & Sendable>(
     _ transform: @escaping @Sendable (App) -> Value,
@@ -181,6 +197,7 @@ where
   }
 
   /// Adds `notify` as a subscriber, in queue order.
+  @usableFromInline
   func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
     let id = nextObserverID.withLock { id in
       id += 1
@@ -209,7 +226,13 @@ where
 
   @usableFromInline
   func receive(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
-    guard let input = makeInput(value, slot: slot) else { return false }
+    entries.receive(self, value, slot, run)
+  }
+
+  /// Queues `value`, the input of the IO type at `slot`, if `run` (when given) is live.
+  @inlinable
+  func deliver(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
+    guard let input = App.Input(erasing: value, at: slot) else { return false }
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       if let run, !core.isLive(run) { return (false, false) }
       guard !core.phase.isStopped else { return (false, false) }
@@ -219,18 +242,17 @@ where
     return isLive
   }
 
-  /// The app's input with `value` at `slot`, or `nil` if `value` is not that IO type's input.
-  func makeInput(_ value: any Sendable, slot: Int) -> App.Input? {
-    var index = 0
-    var isMatched = false
-    let input = IOInput<repeat (each Handler).IO>(
-      repeat inputElement(
-        (each Handler).self, value: value, slot: slot, index: &index, isMatched: &isMatched))
-    return isMatched ? input : nil
-  }
-
   @usableFromInline
   func startRun(
+    slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+  ) {
+    entries.startRun(self, slot, id, lifetime, operation)
+  }
+
+  /// Files work and starts its task.
+  @inlinable
+  func launch(
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
@@ -248,6 +270,7 @@ where
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
+  @inlinable
   func finish(_ run: Run<OwnedWorkID>) {
     core.withLock { $0.finish(run) }.resumeAll()
   }
@@ -280,6 +303,7 @@ where
 extension Main where App: Equatable {
   /// Calls `observer` with the state now, then with every state that differs from the one
   /// before; see ``observe(_:_:)``.
+  @inlinable
   @discardableResult
   public func observe(_ observer: @escaping @Sendable (App) -> Void) -> Subscription {
     subscribe(distinct({ $0 }, observer))
@@ -298,15 +322,26 @@ public final class Subscription: Sendable {
   }
 }
 
-/// The element at `index` of an input: `value` if `index` is `slot` and `value` has the
-/// handler's input type, `nil` otherwise. Advances `index`.
-private func inputElement<H: IOHandler>(
-  _: H.Type, value: any Sendable, slot: Int, index: inout Int, isMatched: inout Bool
-) -> H.IO.Input? {
-  defer { index += 1 }
-  guard index == slot, let typed = value as? H.IO.Input else { return nil }
-  isMatched = true
-  return typed
+/// A program's `IOHost` entry points, made where its types are known.
+@usableFromInline
+struct HostEntries: Sendable {
+  @usableFromInline let receive: @Sendable (AnyObject, any Sendable, Int, Run<OwnedWorkID>?) -> Bool
+  @usableFromInline let startRun:
+    @Sendable (
+      AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+    ) -> Void
+
+  @inlinable
+  init(
+    receive: @escaping @Sendable (AnyObject, any Sendable, Int, Run<OwnedWorkID>?) -> Bool,
+    startRun:
+      @escaping @Sendable (
+        AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+      ) -> Void
+  ) {
+    self.receive = receive
+    self.startRun = startRun
+  }
 }
 
 /// Hands one IO type's outputs to its handler, in order.

@@ -153,7 +153,7 @@ struct ChildSlot: Hashable, Sendable {
 extension IOInput {
   /// The input whose element at `slot` is `value`, or `nil` if `value` is not that element's
   /// type.
-  @usableFromInline
+  @inlinable
   init?(erasing value: any Sendable, at slot: Int) {
     var index = 0
     var isMatched = false
@@ -166,7 +166,7 @@ extension IOInput {
 
 /// The element at `index` of an input: `value` if `index` is `slot` and `value` has the IO
 /// type's input type, `nil` otherwise. Advances `index`.
-@usableFromInline
+@inlinable
 func matchingElement<IO: IOType>(
   _: IO.Type, value: any Sendable, slot: Int, index: inout Int, isMatched: inout Bool
 ) -> IO.Input? {

@@ -35,10 +35,10 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State, Input>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
-  var runs = RunRegistry<OwnedWorkID>()
-  var idleWaiters = Waiters()
+  @usableFromInline var runs = RunRegistry<OwnedWorkID>()
+  @usableFromInline var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
-  var endWaiters = Waiters()
+  @usableFromInline var endWaiters = Waiters()
 
   @usableFromInline init(state: State) { self.state = state }
 
@@ -54,10 +54,12 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Nothing queued or handled, and no finite work (R7's idle).
-  var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
+  @inlinable var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
 
   /// Nothing queued or handled and no work at all: the program is over.
-  var isOver: Bool { phase.isStopped || (phase.isRunning && !queue.isDraining && runs.isEmpty) }
+  @inlinable var isOver: Bool {
+    phase.isStopped || (phase.isRunning && !queue.isDraining && runs.isEmpty)
+  }
 
   /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
@@ -67,19 +69,23 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Ends a drain; returns the waiters to resume.
-  @usableFromInline
+  @inlinable
   mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
     queue.endDrain(keepingCapacity: !phase.isStopped)
     return takeWaiters()
   }
 
   /// The idle and end waiters whose condition holds now.
+  @inlinable
   mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-    idleWaiters.take(if: isIdle) + endWaiters.take(if: isOver)
+    // Usually nobody waits: no array is built or joined then.
+    if idleWaiters.isEmpty, endWaiters.isEmpty { return [] }
+    return idleWaiters.take(if: isIdle) + endWaiters.take(if: isOver)
   }
 
   /// Files new work under `id` in `slot`, replacing what ran under it (its queued inputs are
   /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  @inlinable
   mutating func start(slot: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
@@ -105,9 +111,11 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     return keys.compactMap { remove($0) }
   }
 
+  @inlinable
   func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
+  @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
     guard isLive(run), runs.finish(run) else { return [] }
     return takeWaiters()
