@@ -25,7 +25,6 @@ where
   @usableFromInline let initialOutputs: App.Outputs
   @usableFromInline let handlers: (repeat each Handler)
   @usableFromInline let executor: (any TaskExecutor)?
-  @usableFromInline let nextObserverID = Lock(0)
   /// What handlers' contexts and work call, as functions made where the program's types are
   /// known: through the `IOHost` existential they would run as generic code, looking up type
   /// metadata on every input.
@@ -199,12 +198,10 @@ where
   /// Adds `notify` as a subscriber, in queue order.
   @usableFromInline
   func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
-    let id = nextObserverID.withLock { id in
-      id += 1
-      return id
-    }
-    let mustDrain = core.withLock {
-      $0.enqueue(.subscribe(Subscriber(id: id, notify: notify)))
+    let (id, mustDrain) = core.withLock { core in
+      core.lastObserverID += 1
+      let id = core.lastObserverID
+      return (id, core.enqueue(.subscribe(Subscriber(id: id, notify: notify))))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in

@@ -35,6 +35,8 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State, Input>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
+  /// The id of the last observer added.
+  @usableFromInline var lastObserverID = 0
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
   @usableFromInline var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
