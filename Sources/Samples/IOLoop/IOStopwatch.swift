@@ -63,7 +63,8 @@ public struct IOStopwatch: PureApp, Equatable {
     case (nil, nil):
       return (self, .none)
     }
-    return (next, Outputs(next.view == view ? [] : [next.view], timer))
+    // The view shows all of the state: it changed exactly when the state did.
+    return (next, Outputs(next == self ? [] : [next.view], timer))
   }
   // side-by-side: end
 }

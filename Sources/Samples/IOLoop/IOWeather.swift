@@ -149,8 +149,19 @@ public struct IOWeather: PureApp, Equatable {
     default:
       return (self, .none)
     }
-    let render = next.view == view ? [] : [next.view]
+    let render = next.render(after: self)
     return (next, Outputs(render, debounce, search, forecast))
+  }
+
+  /// The view to show after `before`: none when it did not change. The view is built only when
+  /// something it shows changed.
+  private func render(after before: IOWeather) -> [WeatherView] {
+    guard
+      query != before.query || status != before.status || places != before.places
+        || selected != before.selected || weather != before.weather || unit != before.unit
+    else { return [] }
+    let shown = view
+    return shown == before.view ? [] : [shown]
   }
 
   /// Back to an empty query, as `queryChanged("")` does, with no place selected and any
@@ -164,7 +175,7 @@ public struct IOWeather: PureApp, Equatable {
     next.forecastID += 1  // any answer still coming is stale
     let (_, debounce, search, _) = outputs.values
     return (
-      next, Outputs(next.view == view ? [] : [next.view], debounce, search, [.cancel])
+      next, Outputs(next.render(after: self), debounce, search, [.cancel])
     )
   }
 

@@ -28,6 +28,40 @@ public protocol IOHandler<IO>: Sendable {
 
   /// Handles one output.
   func handle(_ output: IO.Output, context: IOContext<IO>)
+
+  /// Hands each output of `list`, an `[IO.Output]`, to ``handle(_:context:)``. The runtime calls
+  /// it; the default implementation is the only one (it is a requirement so that it is compiled
+  /// for each handler type, where its types are known).
+  func _handle(list: any Sendable, route: IORouteSeed)
+}
+
+extension IOHandler {
+  // Always inlined, so that each handler type's witness is this code compiled for that type.
+  @inlinable @inline(__always)
+  public func _handle(list: any Sendable, route: IORouteSeed) {
+    guard let outputs = list as? [IO.Output] else { return }
+    let context = IOContext<IO>(route: IORoute(seed: route))
+    for output in outputs { handle(output, context: context) }
+  }
+}
+
+/// Where a handler's context sends, before it is typed by the handler's IO type.
+public struct IORouteSeed: Sendable {
+  @usableFromInline weak var host: (any IOHost)?
+  @usableFromInline let slot: Int
+  @usableFromInline let embed: (@Sendable (any Sendable) -> any Sendable)?
+  @usableFromInline let scope: [AnyWorkID]
+
+  @inlinable
+  init(
+    host: (any IOHost)?, slot: Int, embed: (@Sendable (any Sendable) -> any Sendable)? = nil,
+    scope: [AnyWorkID] = []
+  ) {
+    self.host = host
+    self.slot = slot
+    self.embed = embed
+    self.scope = scope
+  }
 }
 
 /// How long a handler's work keeps a program alive.
@@ -171,6 +205,30 @@ struct IORoute<IO: IOType>: Sendable {
     self.slot = slot
     self.embed = embed
     self.scope = scope
+  }
+
+  /// A route from a seed: the same program, slot and scope, typed.
+  @inlinable
+  init(seed: IORouteSeed) {
+    host = seed.host
+    slot = seed.slot
+    scope = seed.scope
+    if let erased = seed.embed {
+      embed = { (input: IO.Input) -> any Sendable in erased(input) }
+    } else {
+      embed = nil
+    }
+  }
+
+  /// This route as a seed, for a handler of another IO type whose input `transform` makes this
+  /// one's, in `scope`.
+  func seed(
+    scope: [AnyWorkID], _ transform: @escaping @Sendable (any Sendable) -> IO.Input
+  ) -> IORouteSeed {
+    let embed = self.embed
+    let lifted: @Sendable (any Sendable) -> any Sendable =
+      if let embed { { embed(transform($0)) } } else { { transform($0) } }
+    return IORouteSeed(host: host, slot: slot, embed: lifted, scope: scope)
   }
 
   /// Queues `input` if the program is there and `run` (if any) is live.

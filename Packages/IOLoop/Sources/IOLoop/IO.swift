@@ -55,32 +55,41 @@ public struct IOInput<each IO: IOType>: Sendable {
 ///
 /// Handlers receive them in a defined order: IO types in the order the app lists them, and each
 /// list in its order.
-public struct IOOutputs<each IO: IOType>: Sendable {
-  // `nil` for no output at all: the common step builds and checks it without touching the
-  // pack, whose generic code is not specialized (a pack loop over `isEmpty` cost ~700
-  // instructions per step).
-  @usableFromInline let storage: (repeat [(each IO).Output])?
+public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
+  // The lists that are not empty, each with its IO type's index, erased: a tuple of the pack's
+  // lists would be copied and destroyed through slow generic code (Swift 6.3 asks for its
+  // elements' metadata every time, even in specialized code). `nil` for no output at all.
+  @usableFromInline let lists: [IOOutputList]?
 
   /// How many outputs there are, over all IO types.
   public let count: Int
 
   /// One list per IO type, in the order the app lists them.
   public var values: (repeat [(each IO).Output]) {
-    storage ?? (repeat [(each IO).Output]())
+    var index = 0
+    return (repeat outputList((each IO).self, in: lists, index: &index))
   }
 
   /// Outputs for each IO type, in the order the app lists them.
   @inlinable
   public init(_ values: repeat [(each IO).Output]) {
     var count = 0
-    for list in repeat each values { count += list.count }
-    self.storage = count == 0 ? nil : (repeat each values)
+    var lists: [IOOutputList] = []
+    var slot = 0
+    for list in repeat each values {
+      if !list.isEmpty {
+        count += list.count
+        lists.append(IOOutputList(slot: slot, list: list))
+      }
+      slot += 1
+    }
+    self.lists = count == 0 ? nil : lists
     self.count = count
   }
 
   @inlinable
   init(none: Void) {
-    storage = nil
+    lists = nil
     count = 0
   }
 
@@ -91,6 +100,31 @@ public struct IOOutputs<each IO: IOType>: Sendable {
   /// Whether no IO type has an output.
   @inlinable
   public var isEmpty: Bool { count == 0 }
+
+  /// The lists, one per IO type, as a test's diff shows them.
+  public var customMirror: Mirror { Mirror(self, unlabeledChildren: [values]) }
+}
+
+/// One IO type's outputs of a step: its index in the app's IO types and its `[Output]`.
+@usableFromInline
+struct IOOutputList: Sendable {
+  @usableFromInline let slot: Int
+  @usableFromInline let list: any Sendable
+
+  @inlinable
+  init(slot: Int, list: any Sendable) {
+    self.slot = slot
+    self.list = list
+  }
+}
+
+/// The list of `IO` at `index` among `lists`, empty if it has none. Advances `index`.
+func outputList<IO: IOType>(_: IO.Type, in lists: [IOOutputList]?, index: inout Int)
+  -> [IO.Output]
+{
+  defer { index += 1 }
+  let slot = index
+  return lists?.first { $0.slot == slot }?.list as? [IO.Output] ?? []
 }
 
 /// A pure app, SimpleFunctional's top-level function split in two: where it starts, and how

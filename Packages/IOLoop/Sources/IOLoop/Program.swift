@@ -23,7 +23,10 @@ where
 {
   @usableFromInline let core: Lock<Core<App, App.Input>>
   @usableFromInline let initialOutputs: App.Outputs
-  @usableFromInline let handlers: (repeat each Handler)
+  /// The handlers, by IO type, as existentials: an output is handed to its handler through
+  /// the handler's own `_handle`, compiled for its type, never through generic code over the
+  /// pack.
+  @usableFromInline let handlers: [any IOHandler]
   @usableFromInline let executor: (any TaskExecutor)?
   /// What handlers' contexts and work call, as functions made where the program's types are
   /// known: through the `IOHost` existential they would run as generic code, looking up type
@@ -70,7 +73,9 @@ where
       })
     core = Lock(Core(state: state))
     initialOutputs = outputs
-    self.handlers = (repeat each handlers)
+    var list: [any IOHandler] = []
+    for handler in repeat each handlers { list.append(handler) }
+    self.handlers = list
     self.executor = executor
   }
 
@@ -111,7 +116,7 @@ where
     let locked = core.value
     if locked.pointee.phase.isStopped { return core.unlock() }
     if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.input(input, from: nil))
+      let mustDrain = locked.pointee.enqueue(.sent(input))
       core.unlock()
       if mustDrain { drain() }
       return
@@ -154,24 +159,34 @@ where
         waiters.resumeAll()
         return
       }
-      let message = locked.pointee.queue.take()
-      switch message {
+      let input: App.Input
+      switch locked.pointee.queue.take() {
       case .start:
         core.unlock()
         handle(initialOutputs)
-      case .input(let input, _):
-        let outputs = locked.pointee.step(input)
-        let observers = locked.pointee.subscribers
-        let state = locked.pointee.state
-        core.unlock()
-        for observer in observers { observer.notify(state) }
-        handle(outputs)
+        continue
       case .subscribe(let observer):
         locked.pointee.subscribers.append(observer)
         let state = locked.pointee.state
         core.unlock()
         observer.notify(state)
+        continue
+      case .input(let slot, let value, _):
+        guard let typed = App.Input(erasing: value, at: slot) else {
+          core.unlock()
+          continue
+        }
+        input = typed
+      case .sent(let boxed):
+        // Boxed by `send` itself, from an `App.Input`.
+        input = boxed as! App.Input
       }
+      let outputs = locked.pointee.step(input)
+      let observers = locked.pointee.subscribers
+      let state = locked.pointee.state
+      core.unlock()
+      for observer in observers { observer.notify(state) }
+      handle(outputs)
     }
   }
 
@@ -212,11 +227,11 @@ where
   /// Hands `outputs` to the handlers: IO types in order, each list in order.
   @inlinable
   func handle(_ outputs: App.Outputs) {
-    guard let lists = outputs.storage else { return }
-    var slot = 0
-    // A call per IO type, not a loop body: the call is specialized for the concrete handler,
-    // where a loop body over the pack stays generic and looks up metadata on every step.
-    repeat handleList(each handlers, each lists, host: self, slot: &slot)
+    guard let lists = outputs.lists else { return }
+    for entry in lists {
+      handlers[entry.slot]._handle(
+        list: entry.list, route: IORouteSeed(host: self, slot: entry.slot))
+    }
   }
 
   // MARK: IOHost
@@ -229,11 +244,10 @@ where
   /// Queues `value`, the input of the IO type at `slot`, if `run` (when given) is live.
   @inlinable
   func deliver(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
-    guard let input = App.Input(erasing: value, at: slot) else { return false }
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       if let run, !core.isLive(run) { return (false, false) }
       guard !core.phase.isStopped else { return (false, false) }
-      return (true, core.enqueue(.input(input, from: run)))
+      return (true, core.enqueue(.input(slot: slot, value: value, from: run)))
     }
     if mustDrain { drain() }
     return isLive
@@ -339,15 +353,4 @@ struct HostEntries: Sendable {
     self.receive = receive
     self.startRun = startRun
   }
-}
-
-/// Hands one IO type's outputs to its handler, in order.
-@inlinable
-func handleList<H: IOHandler>(
-  _ handler: H, _ list: [H.IO.Output], host: some IOHost, slot: inout Int
-) {
-  defer { slot += 1 }
-  if list.isEmpty { return }
-  let context = IOContext<H.IO>(host: host, slot: slot)
-  for output in list { handler.handle(output, context: context) }
 }

@@ -72,41 +72,34 @@ where
 {
   public typealias IO = ProgramIO<Child>
 
-  @usableFromInline let handlers: (repeat each Handler)
+  /// The child's handlers, by IO type (see ``Main``'s).
+  @usableFromInline let handlers: [any IOHandler]
 
   /// The handlers of `child`, one per IO type, in the child's order.
   public init(_ child: Child.Type, handlers: repeat each Handler) {
-    self.handlers = (repeat each handlers)
+    var list: [any IOHandler] = []
+    for handler in repeat each handlers { list.append(handler) }
+    self.handlers = list
   }
 
   public func handle(_ outputs: Child.Outputs, context: IOContext<IO>) {
-    dispatch(outputs, context: context)
+    dispatch(outputs, route: context.route)
   }
 
-  /// Hands `outputs` to the child's handlers through `context`, the child's.
-  func dispatch<ParentIO: IOType>(_ outputs: Child.Outputs, context: IOContext<ParentIO>)
+  /// Hands `outputs` to the child's handlers, each with a context in the child's scope for its
+  /// IO type, whose inputs `route` takes as the child's.
+  func dispatch<ParentIO: IOType>(_ outputs: Child.Outputs, route: IORoute<ParentIO>)
   where ParentIO.Input == Child.Input {
-    guard let lists = outputs.storage else { return }
-    var slot = 0
-    repeat handleChildList(
-      each handlers, each lists, parent: context, slot: &slot, embed: Child.Input.init(erasing:at:))
+    guard let lists = outputs.lists else { return }
+    for entry in lists {
+      let slot = entry.slot
+      // The element at `slot` is this IO type's: the input the child's own program would get.
+      let seed = route.seed(scope: route.scope + [AnyWorkID(ChildSlot(index: slot))]) {
+        Child.Input(erasing: $0, at: slot).unsafelyUnwrapped
+      }
+      handlers[slot]._handle(list: entry.list, route: seed)
+    }
   }
-}
-
-/// Hands one of a child's IO types' outputs to its handler, with a context of the child's
-/// scope for that IO type whose inputs `embed` makes the child's.
-private func handleChildList<H: IOHandler, ParentIO: IOType>(
-  _ handler: H, _ list: [H.IO.Output], parent: IOContext<ParentIO>, slot: inout Int,
-  embed: @escaping @Sendable (any Sendable, Int) -> ParentIO.Input?
-) {
-  defer { slot += 1 }
-  if list.isEmpty { return }
-  let index = slot
-  let context: IOContext<H.IO> = parent.scoped(ChildSlot(index: index)) { input in
-    // The element at `index` is this IO type's: the input the child's own program would get.
-    embed(input, index).unsafelyUnwrapped
-  }
-  for output in list { handler.handle(output, context: context) }
 }
 
 /// The handlers of a list of child programs, lifted into the parent: each child's outputs go
@@ -131,7 +124,7 @@ where
   public func handle(_ output: IO.Output, context: IOContext<IO>) {
     switch output {
     case .outputs(let id, let outputs):
-      child.dispatch(outputs, context: Self.context(of: id, in: context))
+      child.dispatch(outputs, route: Self.context(of: id, in: context).route)
     case .removed(let id):
       Self.context(of: id, in: context).cancelAll()
     }

@@ -14,17 +14,22 @@ protocol IOHost: AnyObject, Sendable {
 
 /// What waits in the program's queue.
 @usableFromInline
-enum Message<State: Sendable, Input: Sendable>: Sendable {
+enum Message<State: Sendable>: Sendable {
   /// `start()`: hand the initial outputs to the handlers.
   case start
-  case input(Input, from: Run<OwnedWorkID>?)
+  /// An input from a handler or its work: the index of its IO type and its input. Erased, so
+  /// that the queue never holds the app's input type, a pack that Swift copies through slow
+  /// generic code.
+  case input(slot: Int, value: any Sendable, from: Run<OwnedWorkID>?)
+  /// An input sent from outside while the queue was busy, boxed.
+  case sent(any Sendable)
   /// `observe`: the observer joins, and is called with the state now, in queue order.
   case subscribe(Subscriber<State>)
 }
 
 extension Message: RunMessage {
   @usableFromInline var origin: Run<OwnedWorkID>? {
-    if case .input(_, let from) = self { from } else { nil }
+    if case .input(_, _, let from) = self { from } else { nil }
   }
 }
 
@@ -33,7 +38,7 @@ extension Message: RunMessage {
 struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
-  @usableFromInline var queue = DrainQueue<Message<State, Input>>()
+  @usableFromInline var queue = DrainQueue<Message<State>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
   /// The id of the last observer added.
   @usableFromInline var lastObserverID = 0
@@ -65,7 +70,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
 
   /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
-  mutating func enqueue(_ message: Message<State, Input>) -> Bool {
+  mutating func enqueue(_ message: Message<State>) -> Bool {
     guard !phase.isStopped else { return false }
     return queue.append(message, mayDrain: phase.isRunning)
   }
