@@ -58,8 +58,11 @@ public struct IOInput<each IO: IOType>: Sendable {
 public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
   // The lists that are not empty, each with its IO type's index, erased: a tuple of the pack's
   // lists would be copied and destroyed through slow generic code (Swift 6.3 asks for its
-  // elements' metadata every time, even in specialized code). `nil` for no output at all.
-  @usableFromInline let lists: [IOOutputList]?
+  // elements' metadata every time, even in specialized code). The first two are kept inline,
+  // so the usual step, with outputs for one or two IO types, allocates nothing more.
+  @usableFromInline let first: IOOutputList?
+  @usableFromInline let second: IOOutputList?
+  @usableFromInline let rest: [IOOutputList]
 
   /// How many outputs there are, over all IO types.
   public let count: Int
@@ -70,27 +73,58 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
     return (repeat outputList((each IO).self, in: lists, index: &index))
   }
 
+  /// The lists that are not empty, in IO type order.
+  @inlinable
+  var lists: [IOOutputList] {
+    var lists: [IOOutputList] = []
+    forEachList { lists.append($0) }
+    return lists
+  }
+
   /// Outputs for each IO type, in the order the app lists them.
   @inlinable
   public init(_ values: repeat [(each IO).Output]) {
     var count = 0
-    var lists: [IOOutputList] = []
+    var first: IOOutputList?
+    var second: IOOutputList?
+    var rest: [IOOutputList] = []
     var slot = 0
     for list in repeat each values {
       if !list.isEmpty {
         count += list.count
-        lists.append(IOOutputList(slot: slot, list: list))
+        let entry = IOOutputList(slot: slot, list: list)
+        if first == nil {
+          first = entry
+        } else if second == nil {
+          second = entry
+        } else {
+          rest.append(entry)
+        }
       }
       slot += 1
     }
-    self.lists = count == 0 ? nil : lists
+    self.first = first
+    self.second = second
+    self.rest = rest
     self.count = count
   }
 
   @inlinable
   init(none: Void) {
-    lists = nil
+    first = nil
+    second = nil
+    rest = []
     count = 0
+  }
+
+  /// Calls `body` with each list that is not empty, in IO type order.
+  @inlinable
+  func forEachList(_ body: (IOOutputList) -> Void) {
+    guard let first else { return }
+    body(first)
+    guard let second else { return }
+    body(second)
+    for entry in rest { body(entry) }
   }
 
   /// No output at all.
@@ -119,12 +153,12 @@ struct IOOutputList: Sendable {
 }
 
 /// The list of `IO` at `index` among `lists`, empty if it has none. Advances `index`.
-func outputList<IO: IOType>(_: IO.Type, in lists: [IOOutputList]?, index: inout Int)
+func outputList<IO: IOType>(_: IO.Type, in lists: [IOOutputList], index: inout Int)
   -> [IO.Output]
 {
   defer { index += 1 }
   let slot = index
-  return lists?.first { $0.slot == slot }?.list as? [IO.Output] ?? []
+  return lists.first { $0.slot == slot }?.list as? [IO.Output] ?? []
 }
 
 /// A pure app, SimpleFunctional's top-level function split in two: where it starts, and how

@@ -227,8 +227,7 @@ where
   /// Hands `outputs` to the handlers: IO types in order, each list in order.
   @inlinable
   func handle(_ outputs: App.Outputs) {
-    guard let lists = outputs.lists else { return }
-    for entry in lists {
+    outputs.forEachList { entry in
       handlers[entry.slot]._handle(
         list: entry.list, route: IORouteSeed(host: self, slot: entry.slot))
     }

@@ -90,8 +90,7 @@ where
   /// IO type, whose inputs `route` takes as the child's.
   func dispatch<ParentIO: IOType>(_ outputs: Child.Outputs, route: IORoute<ParentIO>)
   where ParentIO.Input == Child.Input {
-    guard let lists = outputs.lists else { return }
-    for entry in lists {
+    outputs.forEachList { entry in
       let slot = entry.slot
       // The element at `slot` is this IO type's: the input the child's own program would get.
       let seed = route.seed(scope: route.scope + [AnyWorkID(ChildSlot(index: slot))]) {
