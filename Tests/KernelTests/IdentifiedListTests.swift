@@ -104,4 +104,46 @@ import Testing
     #expect(copy.values == (1...40_000).map { $0 * 2 })
     #expect(original[id: 40_000] == 40_000)
   }
+
+  /// The changes `list` reports from `old`, sorted by id.
+  private func changes(
+    _ list: IdentifiedList<Int, Int>, from old: IdentifiedList<Int, Int>
+  ) -> [String] {
+    var seen: [String] = []
+    list.forEachChange(from: old) { id, element in
+      seen.append("\(id)=\(element.map(String.init) ?? "gone")")
+    }
+    return seen.sorted()
+  }
+
+  @Test func aChangedCopyReportsOnlyItsChangedRows() {
+    let original = numbered(40_000)
+    var changed = original
+    changed[id: 7] = -7
+    changed.update(id: 33_000) { $0 = 0 }
+    #expect(changes(changed, from: original) == ["33000=0", "7=-7"])
+    #expect(changes(original, from: original).isEmpty)
+    // Changed and changed back: no change, though the nodes are no longer shared.
+    changed[id: 7] = 7
+    changed[id: 33_000] = 33_000
+    #expect(changes(changed, from: original).isEmpty)
+  }
+
+  @Test func addedAndRemovedRowsAreReported() {
+    let original = numbered(100)
+    var changed = original
+    changed.remove(id: 50)
+    changed.append(1_000, id: 1_000)
+    changed[id: 3] = 0
+    #expect(changes(changed, from: original) == ["1000=1000", "3=0", "50=gone"])
+    #expect(changes(original, from: changed) == ["1000=gone", "3=3", "50=50"])
+  }
+
+  @Test func aMovedRowIsNotAChange() {
+    let original = numbered(3)
+    var moved = original
+    let one = moved.remove(id: 1)
+    moved.append(one ?? 0, id: 1)
+    #expect(changes(moved, from: original).isEmpty)
+  }
 }

@@ -104,7 +104,8 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.layerCore),
         .init(Implementation<StopwatchApp>.layerCore),
-        .init(Implementation<WeatherApp>.layerCore),
+        .init(Implementation<WeatherApp>.layerCore), .init(Implementation<TodosApp>.layerCore),
+        .init(Implementation<ShellApp>.layerCore),
       ],
       tally: LayerCoreTally.self),
     Architecture(

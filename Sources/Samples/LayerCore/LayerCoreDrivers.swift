@@ -64,6 +64,117 @@ extension Implementation where App == WeatherApp {
 }
 // side-by-side: end
 
+// side-by-side: todos wiring
+/// Connects the todos flow to the kit: the list's screen shows the root view, the rows' screen
+/// each row's; intents go in through them as a tap would.
+final class LayerTodosDriver: AppDriver, Sendable {
+  typealias App = TodosApp
+  let core: LayerTodos.App
+  let screen = Screen<TodosView, TodosIntent>(placeholder: .loading)
+  let rows = RowScreens()
+  let flow = FlowBox<LayerTodos.App>()
+  let executor: (any TaskExecutor)?
+  private let pending = PendingObservers<Int, TodoRowView?>()
+
+  init(environment: TodosEnvironment) {
+    core = LayerTodos.App(screen: screen, rows: rows, environment: environment)
+    executor = environment.executor
+  }
+
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    screen.observe(observer)
+    for (id, observer) in pending.start() { observeRow(id, observer) }
+    flow.start(core, executor: executor)
+  }
+
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    if pending.defer(id, observer) { return }
+    observeRow(id, observer)
+  }
+
+  /// One row's view, and `nil` once when it is not or no longer in the list (R11).
+  private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let gone = Once()
+    rows.observe(id) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: TodosIntent) { screen.send(intent) }
+  func send(_ intent: TodoRowIntent, to id: Int) { rows.send(intent, to: id) }
+  var view: TodosView { get async { screen.view } }
+  func idle() async {}
+  func stop() async { flow.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The todos list on LayerCore.
+  public static var layerCore: Implementation {
+    Implementation(architecture: "layer-core") { LayerTodosDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+/// Connects the shell flow to the kit: the shell's screen and each child's.
+final class LayerShellDriver: AppDriver, Sendable {
+  typealias App = ShellApp
+  let core: LayerShell.App
+  let screens = LayerShell.Screens()
+  let flow = FlowBox<LayerShell.App>()
+  let executor: (any TaskExecutor)?
+  private let pending = PendingObservers<ShellTab, ShellChildView>()
+
+  init(environment: ShellEnvironment) {
+    core = LayerShell.App(screens: screens, environment: environment)
+    executor = environment.executor
+  }
+
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    screens.shell.observe(observer)
+    for (tab, observer) in pending.start() { observeTab(tab, observer) }
+    flow.start(core, executor: executor)
+  }
+
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    if pending.defer(tab, observer) { return }
+    observeTab(tab, observer)
+  }
+
+  private func observeTab(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
+  {
+    switch tab {
+    case .counter: screens.counter.observe { observer(.counter($0)) }
+    case .stopwatch: screens.stopwatch.observe { observer(.stopwatch($0)) }
+    case .weather: screens.weather.observe { observer(.weather($0)) }
+    }
+  }
+
+  func send(_ intent: ShellIntent) { screens.shell.send(intent) }
+  /// An intent sent through a child's scope goes in at that child's screen.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    switch (tab, intent) {
+    case (.counter, .counter(let intent)): screens.counter.send(intent)
+    case (.stopwatch, .stopwatch(let intent)): screens.stopwatch.send(intent)
+    case (.weather, .weather(let intent)): screens.weather.send(intent)
+    default: break
+    }
+  }
+  var view: ShellView { get async { screens.shell.view } }
+  func idle() async {}
+  func stop() async { flow.stop() }
+}
+
+extension Implementation where App == ShellApp {
+  /// The shell on LayerCore.
+  public static var layerCore: Implementation {
+    Implementation(architecture: "layer-core") { LayerShellDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
 /// The running flow of a driver, started once.
 final class FlowBox<C: Core>: Sendable {
   private let flow = Mutex<Flow<C>?>(nil)

@@ -117,8 +117,13 @@ public enum LayerCounter {
     let screen: Screen<CounterView, CounterIntent>
 
     var machine: Machine<CounterView, CounterIntent> { screen.machine }
-    func map(state: AppState) -> CounterView { .ready(count: state.count) }
+    func map(state: AppState) -> CounterView { LayerCounter.view(state) }
     func map(event: CounterIntent) -> AppEvent { .click(event) }
+  }
+
+  /// The screen for `state`; `nil` while loading.
+  public static func view(_ state: AppState?) -> CounterView {
+    state.map { .ready(count: $0.count) } ?? .loading
   }
 
   // side-by-side: counter effects

@@ -76,10 +76,15 @@ public enum LayerStopwatch {
     let screen: Screen<StopwatchView, StopwatchIntent>
 
     var machine: Machine<StopwatchView, StopwatchIntent> { screen.machine }
-    func map(state: AppState) -> StopwatchView {
-      StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
-    }
+    func map(state: AppState) -> StopwatchView { LayerStopwatch.view(state) }
     func map(event: StopwatchIntent) -> AppEvent { .click(event) }
+  }
+
+  /// The screen for `state`; the stopwatch at 0 before its first event.
+  public static func view(_ state: AppState?) -> StopwatchView {
+    guard let state else { return .initial }
+    return StopwatchView(
+      elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
   }
 
   // side-by-side: stopwatch effects

@@ -131,6 +131,18 @@ public enum LayerWeather {
       return .set(state)
     }
 
+    /// Back to an empty query, as `queryChanged("")` does, with no place selected and the
+    /// forecast no longer wanted (its layer cancels it): what a parent that resets everything
+    /// asks of the weather.
+    public func reset(_ state: AppState?) -> AppState {
+      var state = reduce(state: state, event: .click(.queryChanged(""))).value(
+        from: state ?? AppState())
+      state.selected = nil
+      state.weather = .none
+      state.forecast = nil
+      return state
+    }
+
     private func requestForecast(for place: Place, in state: inout AppState) {
       state.selected = place
       state.weather = .loading
@@ -189,6 +201,12 @@ public enum LayerWeather {
     var machine: Machine<WeatherView, WeatherIntent> { screen.machine }
     func map(state: AppState) -> WeatherView { view(state) }
     func map(event: WeatherIntent) -> AppEvent { .click(event) }
+  }
+
+  /// The screen for `state`; the empty search before the first event.
+  public static func view(_ state: AppState?) -> WeatherView {
+    guard let state else { return .initial }
+    return view(state)
   }
 
   /// The screen for `state`.

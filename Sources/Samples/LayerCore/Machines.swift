@@ -15,15 +15,15 @@ public struct Request<Value: Sendable & Equatable>: Sendable, Equatable {
 }
 
 /// The screen an app draws on: a machine whose input is the view. It shows `placeholder` until
-/// the core has a state, tells `observer` about every view that differs from the last one, and
-/// turns what the user does (``send(_:)``) into its output.
+/// the core has a state, tells its observers about every view that differs from the last one,
+/// and turns what the user does (``send(_:)``) into its output.
 ///
 /// The terminal and the conformance kit play the user; in an iOS app this is the view
 /// controller.
 public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMachine {
   private struct Shown {
     var view: View
-    var observer: @Sendable (View) -> Void
+    var observers: [@Sendable (View) -> Void] = []
     var callback: Handler<Intent>?
   }
 
@@ -31,13 +31,13 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
 
   /// A screen showing `placeholder`; see ``observe(_:)``.
   public init(placeholder: View) {
-    shown = Mutex(Shown(view: placeholder, observer: { _ in }))
+    shown = Mutex(Shown(view: placeholder))
   }
 
   /// Tells `observer` about every new view from now on, starting with the one shown now.
   public func observe(_ observer: @escaping @Sendable (View) -> Void) {
     let view = shown.withLock { shown in
-      shown.observer = observer
+      shown.observers.append(observer)
       return shown.view
     }
     observer(view)
@@ -52,16 +52,16 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   public func process(input: View?, callback: Handler<Intent>) {
-    let changed = shown.withLock { shown -> (View, @Sendable (View) -> Void)? in
+    let changed = shown.withLock { shown -> (View, [@Sendable (View) -> Void])? in
       guard let input else {
         shown.callback = callback
-        return nil  // the observer saw the placeholder when it began observing
+        return nil  // observers saw the placeholder when they began observing
       }
       guard input != shown.view else { return nil }
       shown.view = input
-      return (input, shown.observer)
+      return (input, shown.observers)
     }
-    if let (view, observer) = changed { observer(view) }
+    if let (view, observers) = changed { for observer in observers { observer(view) } }
   }
 }
 

@@ -187,6 +187,15 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 
   @usableFromInline
+  func cancelRuns(machines: ClosedRange<Int>) {
+    let (tasks, waiters) = lock.withLock { flow in
+      (flow.removeAll(machines: machines), flow.idleWaiters.take(if: flow.isIdle))
+    }
+    for task in tasks { task.cancel() }
+    waiters.resumeAll()
+  }
+
+  @usableFromInline
   func cancelRun(machine: Int, id: AnyWorkID) {
     let (task, waiters) = lock.withLock { flow in
       (

@@ -18,6 +18,11 @@ extension Message: RunMessage {
   }
 }
 
+/// The id of work started without one.
+struct AnonymousRun: Hashable, Sendable {
+  let number: Int
+}
+
 /// Everything a flow guards with its lock.
 @usableFromInline
 struct FlowState<C: Core> {
@@ -26,6 +31,8 @@ struct FlowState<C: Core> {
   @usableFromInline var queue = DrainQueue<Message<C.Event>>()
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
   @usableFromInline var idleWaiters = Waiters()
+  /// Numbers work started without an id, so that it is filed under its machine too.
+  var anonymousRuns = 0
 
   init() {}
 
@@ -73,11 +80,29 @@ struct FlowState<C: Core> {
   mutating func start(machine: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
-    let key = id.map { RunKey.id(OwnedWorkID(owner: machine, id: $0)) }
+    // Work without an id gets a number of its own under its machine (mailboxes, machine 0,
+    // excepted), so that the machine's work can be cancelled when it is dropped.
+    var key: RunKey<OwnedWorkID>?
+    if let id {
+      key = .id(OwnedWorkID(owner: machine, id: id))
+    } else if machine != 0 {
+      anonymousRuns += 1
+      key = .id(OwnedWorkID(owner: machine, id: AnyWorkID(AnonymousRun(number: anonymousRuns))))
+    }
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
     return (run, superseded.flatMap { queue.drop($0) })
+  }
+
+  /// Removes all work of the machines in `machines` and what it queued; returns the tasks to
+  /// cancel.
+  mutating func removeAll(machines: ClosedRange<Int>) -> [Task<Void, Never>] {
+    let keys = runs.keys { key in
+      guard case .id(let owned) = key else { return false }
+      return machines.contains(owned.owner)
+    }
+    return keys.compactMap { remove($0) }
   }
 
   /// Removes the work under `key` and what it queued; returns its task to cancel.

@@ -49,13 +49,21 @@ struct Wiring<Output> {
   func makeMachineID() -> Int { ids.next() }
 }
 
-/// Numbers the child machines of one flow while it is wired.
-final class MachineIDs {
-  private var last = 0
+/// Numbers the child machines of one flow: while it is wired, and later for the machines of
+/// list elements that join.
+final class MachineIDs: Sendable {
+  private let last = Lock(0)
+
+  /// A new id.
   func next() -> Int {
-    last += 1
-    return last
+    last.withLock { last in
+      last += 1
+      return last
+    }
   }
+
+  /// The last id handed out.
+  var peek: Int { last.withLock { $0 } }
 }
 
 /// The flow, held weakly by everything a machine keeps (its callback, its work).
@@ -84,6 +92,8 @@ protocol FlowHost: AnyObject, Sendable {
     machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
   func cancelRun(machine: Int, id: AnyWorkID)
+  /// Cancels all work of the machines in `machines` (a list element's, when it leaves).
+  func cancelRuns(machines: ClosedRange<Int>)
 }
 
 /// The calls waiting for a machine on ``MachineQueue/new``; they run as the flow's work, one at a

@@ -1,0 +1,119 @@
+extension Layer {
+  /// This layer as a layer of a parent core whose state holds this core's state at `state`
+  /// (`nil` until the child has one) and whose events embed this core's with `event`.
+  ///
+  /// As every layer gets every state, the machine gets the child's state with every state of
+  /// the parent once the child has one; machines act on what is new to them (a request's id,
+  /// a view that differs), so a parent's change that leaves the child alone does nothing there.
+  public func pullback<ParentState: Sendable, ParentEvent: Sendable>(
+    state: @escaping @Sendable (ParentState) -> GlobalState?,
+    event: @escaping @Sendable (GlobalEvent) -> ParentEvent
+  ) -> Layer<ParentState, ParentEvent> {
+    let build = self.build
+    return Layer<ParentState, ParentEvent> { wiring in
+      let receive = wiring.receive
+      let child = build(
+        LayerWiring<GlobalEvent>(
+          receive: { childEvent, run in receive(event(childEvent), run) },
+          host: wiring.host, ids: wiring.ids, tap: wiring.tap))
+      guard let deliver = child.deliver else {
+        return LayerNode(deliver: nil, start: child.start, route: child.route)
+      }
+      return LayerNode(
+        deliver: { parent in
+          guard let childState = state(parent) else { return }
+          deliver(childState)
+        }, start: child.start, route: child.route)
+    }
+  }
+}
+
+/// A core mounted in a parent core: the feature as a group of layers around its own reducer,
+/// written once and run inside the parent. The parent's state holds the child's (at a key path,
+/// `nil` until the child reducer first sets it); the parent's event has a case for the child's.
+///
+/// ```swift
+/// struct Shell: Core {
+///   var counter: Mounted<LayerCounter.App, ShellState, ShellEvent> {
+///     LayerCounter.App(screen: counterScreen, environment: environment)
+///       .mounted(at: \.counter, event: ShellEvent.counter)
+///   }
+///   var layers: [Layer<ShellState, ShellEvent>] { [~ShellUILayer()] + counter.layers }
+///
+///   func reduce(state: ShellState?, event: ShellEvent) -> ReducerResult<ShellState> {
+///     switch event {
+///     case .counter(let event): counter.reduce(event, in: state ?? ShellState())
+///     …
+///     }
+///   }
+/// }
+/// ```
+///
+/// There is still one flow, one queue and one reducer call per event: a child's events are
+/// reduced one at a time with the parent's, in arrival order, and every layer — the child's
+/// included — sees the result after the whole event was reduced.
+public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>: Sendable {
+  /// The child core.
+  public let child: Child
+  @usableFromInline let path: WritableKeyPath<ParentState, Child.State?> & Sendable
+  @usableFromInline let embed: @Sendable (Child.Event) -> ParentEvent
+
+  @inlinable
+  init(
+    child: Child, path: WritableKeyPath<ParentState, Child.State?> & Sendable,
+    embed: @escaping @Sendable (Child.Event) -> ParentEvent
+  ) {
+    self.child = child
+    self.path = path
+    self.embed = embed
+  }
+
+  /// The child's layers as the parent's: each gets the child's state with every state of the
+  /// parent once the child has one, and what its machine emits reaches the parent's reducer as
+  /// the parent's event.
+  @inlinable
+  public var layers: [Layer<ParentState, ParentEvent>] {
+    let path = self.path
+    return child.layers.map { $0.pullback(state: { $0[keyPath: path] }, event: embed) }
+  }
+
+  /// The child reducer's result for `event`, in the parent's state.
+  @inlinable
+  public func reduce(_ event: Child.Event, in state: ParentState) -> ReducerResult<ParentState> {
+    switch child.reduce(state: state[keyPath: path], event: event) {
+    case .skip: return .skip
+    case .set(let childState):
+      var next = state
+      next[keyPath: path] = childState
+      return .set(next)
+    }
+  }
+
+  /// The parent's state with the child's reduction of `event` applied (unchanged when the child
+  /// skips): for a parent that changes a sibling in the same event (a lap that also counts).
+  @inlinable
+  public func apply(_ event: Child.Event, to state: ParentState) -> ParentState {
+    guard case .set(let next) = reduce(event, in: state) else { return state }
+    return next
+  }
+}
+
+extension Core {
+  /// This core as part of a parent core: its state at `path` of the parent's state, its events
+  /// embedded by `event`.
+  @inlinable
+  public func mounted<ParentState: Sendable, ParentEvent: Sendable>(
+    at path: WritableKeyPath<ParentState, State?> & Sendable,
+    event: @escaping @Sendable (Event) -> ParentEvent
+  ) -> Mounted<Self, ParentState, ParentEvent> {
+    Mounted(child: self, path: path, embed: event)
+  }
+}
+
+extension ReducerResult {
+  /// The state this result sets, or `state` when it skips.
+  @inlinable
+  public func value(from state: State) -> State {
+    if case .set(let next) = self { next } else { state }
+  }
+}

@@ -1,0 +1,422 @@
+import ArchitectureSpec
+import LayerCore
+import Synchronization
+
+/// One todo row as a feature of its own: its state, its reducer, and its machine — a row of the
+/// screen that shows the row and sends what the user does to it. The list runs one machine per
+/// row (``LayerTodos``) and this reducer on each row; nothing of the row is written again there.
+public enum LayerTodoRow {
+  // side-by-side: todos state
+  public struct State: Sendable, Equatable {
+    public var title: String
+    public var done: Bool
+    public var isEditing = false
+    public var editText = ""
+    /// Set by a commit whose text makes an empty title: the list removes the row (T4).
+    public var asksRemoval = false
+
+    public init(title: String, done: Bool) {
+      self.title = title
+      self.done = done
+    }
+  }
+
+  // side-by-side: todos update
+  /// The row's state after `intent`; `nil` when nothing changes.
+  public static func reduce(_ state: State, _ intent: TodoRowIntent) -> State? {
+    var next = state
+    switch intent {
+    case .toggle:
+      next.done.toggle()
+    case .delete:
+      next.asksRemoval = true
+    case .beginEdit:
+      guard !state.isEditing else { return nil }
+      next.isEditing = true
+      next.editText = state.title
+    case .editChanged(let text):
+      guard state.isEditing else { return nil }
+      next.editText = text
+    case .commitEdit:
+      guard state.isEditing else { return nil }
+      let title = TodosApp.title(from: state.editText)
+      next.isEditing = false
+      next.editText = ""
+      if title.isEmpty { next.asksRemoval = true } else { next.title = title }
+    case .cancelEdit:
+      guard state.isEditing else { return nil }
+      next.isEditing = false
+      next.editText = ""
+    }
+    return next
+  }
+
+  // side-by-side: todos wiring
+  public static func view(id: Int, _ state: State) -> TodoRowView {
+    TodoRowView(
+      id: id, title: state.title, done: state.done, isEditing: state.isEditing,
+      editText: state.editText)
+  }
+
+  /// The row's part of the screen: shows the row's view to the rows' screen and sends the
+  /// user's intents for the row.
+  final class Machine: ChildMachine {
+    let id: Int
+    let screen: RowScreens
+
+    init(id: Int, screen: RowScreens) {
+      self.id = id
+      self.screen = screen
+    }
+
+    func process(input: State?, callback: Handler<TodoRowIntent>) {
+      guard let input else { return screen.attach(id, callback) }
+      screen.show(LayerTodoRow.view(id: id, input))
+    }
+  }
+  // side-by-side: end
+}
+
+// side-by-side: todos wiring
+/// The rows of the screen: what each row shows, and who watches which row. A row's observer is
+/// called with its view, then with each change, and with `nil` once when the row leaves.
+public final class RowScreens: Sendable {
+  private struct Rows {
+    var views: [Int: TodoRowView] = [:]
+    var callbacks: [Int: Handler<TodoRowIntent>] = [:]
+    var observers: [Int: [@Sendable (TodoRowView?) -> Void]] = [:]
+  }
+
+  private let rows = Mutex(Rows())
+
+  public init() {}
+
+  /// Tells `observer` about row `id`: its view now (or `nil` if the row is not in the list,
+  /// and then nothing more), then every change.
+  public func observe(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let view = rows.withLock { rows -> TodoRowView? in
+      let view = rows.views[id]
+      if view != nil { rows.observers[id, default: []].append(observer) }
+      return view
+    }
+    observer(view)
+  }
+
+  /// Sends what the user did to row `id`; ignored once the row left.
+  public func send(_ intent: TodoRowIntent, to id: Int) {
+    rows.withLock { $0.callbacks[id] }?(intent)
+  }
+
+  func attach(_ id: Int, _ callback: Handler<TodoRowIntent>) {
+    rows.withLock { $0.callbacks[id] = callback }
+  }
+
+  func show(_ view: TodoRowView) {
+    let observers = rows.withLock { rows -> [@Sendable (TodoRowView?) -> Void] in
+      guard rows.views.updateValue(view, forKey: view.id) != view else { return [] }
+      return rows.observers[view.id] ?? []
+    }
+    for observer in observers { observer(view) }
+  }
+
+  /// Row `id` left the list: its observer hears `nil`, once.
+  func remove(_ id: Int) {
+    let observers = rows.withLock { rows -> [@Sendable (TodoRowView?) -> Void] in
+      rows.views[id] = nil
+      rows.callbacks[id] = nil
+      return rows.observers.removeValue(forKey: id) ?? []
+    }
+    for observer in observers { observer(nil) }
+  }
+}
+// side-by-side: end
+
+/// The todos list as a simprokcore app: the core keeps the list and the requests for storage
+/// and the log; one machine per row shows it, the storage layer loads and saves, the log layer
+/// writes.
+public enum LayerTodos {
+  // side-by-side: todos state
+  public struct AppState: Sendable, Equatable {
+    public var rows = IdentifiedList<Int, LayerTodoRow.State>()
+    public var doneCount = 0
+    public var draft = ""
+    public var filter = TodoFilter.all
+    public var editingID: Int?
+    /// The largest id that has been in the list this run (T2).
+    public var largestID = 0
+    /// The save the storage layer is carrying out (T7), and whether the list changed since.
+    public var save: Request<[TodoRecord]>?
+    public var changedWhileSaving = false
+    /// The latest line for the log layer.
+    public var log: Request<String>?
+    var lastID = 0
+
+    public init() {}
+
+    mutating func nextID() -> Int {
+      lastID += 1
+      return lastID
+    }
+
+    /// The list as storage keeps it.
+    public var records: [TodoRecord] {
+      rows.ids.compactMap { id in
+        rows[id: id].map { TodoRecord(id: id, title: $0.title, done: $0.done) }
+      }
+    }
+  }
+
+  // side-by-side: todos intents
+  public enum AppEvent: Sendable {
+    case click(TodosIntent)
+    case loaded([TodoRecord]?)
+    case loadFailed
+    case saved(Request<[TodoRecord]>, succeeded: Bool)
+  }
+
+  // side-by-side: todos wiring
+  public struct App: Core {
+    let screen: Screen<TodosView, TodosIntent>
+    let rows: RowScreens
+    let environment: TodosEnvironment
+
+    public init(
+      screen: Screen<TodosView, TodosIntent>, rows: RowScreens, environment: TodosEnvironment
+    ) {
+      self.screen = screen
+      self.rows = rows
+      self.environment = environment
+    }
+
+    /// The screen, one machine per row, the rows that left, the log, then storage.
+    public var layers: [Layer<AppState, AppEvent>] {
+      let rows = self.rows
+      return [
+        ~UILayer(screen: screen),
+        .forEach(
+          \.rows, machine: { id in ~LayerTodoRow.Machine(id: id, screen: rows) },
+          event: { id, intent in .click(.row(id: id, intent)) }),
+        .consumer(~RowsLeftMachine(screen: rows), mapper: \.rows.ids),
+        .consumer(~LogMachine(log: environment.log), mapper: \.log),
+        ~StorageLayer(storage: environment.storage),
+      ]
+    }
+
+    // side-by-side: todos update
+    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
+      switch event {
+      case .loaded(let records):
+        guard state == nil else { return .skip }
+        var state = AppState()
+        guard let records, !records.isEmpty else { return .set(state) }
+        guard TodosApp.isValid(records) else {
+          state.log = Request(id: state.nextID(), TodosApp.unreadableTodosMessage)
+          return .set(state)
+        }
+        for record in records {
+          state.rows.append(
+            LayerTodoRow.State(title: record.title, done: record.done), id: record.id)
+        }
+        state.doneCount = records.count { $0.done }
+        state.largestID = records.map(\.id).max() ?? 0
+        return .set(state)
+      case .loadFailed:
+        guard state == nil else { return .skip }
+        var state = AppState()
+        state.log = Request(id: state.nextID(), TodosApp.unreadableTodosMessage)
+        return .set(state)
+      case .saved(let request, let succeeded):
+        guard var state, state.save == request else { return .skip }
+        state.save = nil
+        if !succeeded { state.log = Request(id: state.nextID(), TodosApp.saveFailedMessage) }
+        if state.changedWhileSaving {
+          state.changedWhileSaving = false
+          let latest = state.records
+          if latest != request.value { state.save = Request(id: state.nextID(), latest) }
+        }
+        return .set(state)
+      case .click(let intent):
+        guard var state else { return .skip }
+        guard let changed = apply(intent, to: &state) else { return .skip }
+        guard changed else { return .set(state) }
+        // The list changed: save it now, or after the save in flight (T7).
+        if state.save != nil {
+          state.changedWhileSaving = true
+        } else {
+          state.save = Request(id: state.nextID(), state.records)
+        }
+        return .set(state)
+      }
+    }
+
+    /// Applies an intent; returns whether the list (ids in order, titles, done) changed, or
+    /// `nil` when nothing at all changed.
+    private func apply(_ intent: TodosIntent, to state: inout AppState) -> Bool? {
+      switch intent {
+      case .draftChanged(let text):
+        guard state.draft != text else { return nil }
+        state.draft = text
+        return false
+      case .add:
+        let title = TodosApp.title(from: state.draft)
+        guard !title.isEmpty, state.largestID < Int.max else { return nil }
+        state.largestID += 1
+        state.rows.append(LayerTodoRow.State(title: title, done: false), id: state.largestID)
+        state.draft = ""
+        return true
+      case .toggleAll:
+        guard !state.rows.isEmpty else { return nil }
+        let done = state.doneCount != state.rows.count
+        state.rows.updateAll { $0.done = done }
+        state.doneCount = done ? state.rows.count : 0
+        return true
+      case .clearCompleted:
+        guard state.doneCount > 0 else { return nil }
+        if let editing = state.editingID, state.rows[id: editing]?.done == true {
+          state.editingID = nil
+        }
+        state.rows.removeAll { $0.done }
+        state.doneCount = 0
+        return true
+      case .filter(let filter):
+        guard state.filter != filter else { return nil }
+        state.filter = filter
+        return false
+      case .row(let id, let rowIntent):
+        guard state.rows.contains(id: id) else { return nil }
+        switch rowIntent {
+        case .beginEdit:
+          guard state.editingID != id else { return nil }
+          // One row at most is edited: the edited one is committed first, in this event (T4).
+          var changed = false
+          if let editing = state.editingID {
+            changed = applyRow(.commitEdit, id: editing, to: &state)
+          }
+          _ = applyRow(.beginEdit, id: id, to: &state)
+          state.editingID = id
+          return changed
+        case .editChanged:
+          guard state.editingID == id else { return nil }
+          return applyRow(rowIntent, id: id, to: &state)
+        case .commitEdit, .cancelEdit:
+          guard state.editingID == id else { return nil }
+          state.editingID = nil
+          return applyRow(rowIntent, id: id, to: &state)
+        case .toggle, .delete:
+          return applyRow(rowIntent, id: id, to: &state)
+        }
+      }
+    }
+
+    /// Runs the row's own reducer on row `id`, then does what the row asked of the list (its
+    /// removal); returns whether the list changed.
+    private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout AppState) -> Bool {
+      guard let before = state.rows[id: id], let after = LayerTodoRow.reduce(before, intent) else {
+        return false
+      }
+      if after.asksRemoval {
+        state.rows.remove(id: id)
+        if after.done { state.doneCount -= 1 }
+        if state.editingID == id { state.editingID = nil }
+        return true
+      }
+      state.rows[id: id] = after
+      if after.done != before.done { state.doneCount += after.done ? 1 : -1 }
+      return after.done != before.done || after.title != before.title
+    }
+    // side-by-side: end
+  }
+
+  // side-by-side: todos wiring
+  /// The list's screen: the draft, the visible rows, the counts; sends the list's intents.
+  struct UILayer: LayerType {
+    let screen: Screen<TodosView, TodosIntent>
+
+    var machine: Machine<TodosView, TodosIntent> { screen.machine }
+    func map(state: AppState) -> TodosView { LayerTodos.view(state) }
+    func map(event: TodosIntent) -> AppEvent { .click(event) }
+  }
+
+  /// The screen for `state`.
+  public static func view(_ state: AppState) -> TodosView {
+    let ids = state.rows.ids
+    let visible =
+      state.filter == .all
+      ? ids : ids.filter { state.filter.shows(done: state.rows[id: $0]?.done ?? false) }
+    return TodosView(
+      status: .ready, draft: state.draft, visibleIDs: visible,
+      itemsLeftText: TodosApp.itemsLeftText(ids.count - state.doneCount), filter: state.filter,
+      allDone: !ids.isEmpty && state.doneCount == ids.count, canToggleAll: !ids.isEmpty,
+      canClearCompleted: state.doneCount > 0, editingID: state.editingID)
+  }
+
+  /// Tells the rows' screen which rows left the list, when the ids change.
+  final class RowsLeftMachine: ChildMachine {
+    let screen: RowScreens
+    private let last = Mutex<[Int]>([])
+
+    init(screen: RowScreens) { self.screen = screen }
+
+    func process(input: [Int]?, callback: Handler<Never>) {
+      guard let ids = input else { return }
+      let left = last.withLock { last -> [Int] in
+        defer { last = ids }
+        guard last != ids else { return [] }
+        let remaining = Set(ids)
+        return last.filter { !remaining.contains($0) }
+      }
+      for id in left { screen.remove(id) }
+    }
+  }
+
+  // side-by-side: todos effects
+  /// Loads the list when the flow starts, then carries out each save.
+  struct StorageLayer: LayerType {
+    let storage: any TodoStorage
+
+    var machine: Machine<Request<[TodoRecord]>?, AppEvent> { ~StorageMachine(storage: storage) }
+    func map(state: AppState) -> Request<[TodoRecord]>? { state.save }
+    func map(event: AppEvent) -> AppEvent { event }
+  }
+
+  final class StorageMachine: ChildMachine {
+    let storage: any TodoStorage
+    private let lastSave = Mutex(0)
+
+    init(storage: any TodoStorage) { self.storage = storage }
+
+    func process(input: Request<[TodoRecord]>??, callback: Handler<AppEvent>) {
+      let storage = storage
+      guard let input else {
+        return callback.run { send in
+          do { send(.loaded(try await storage.loadTodos())) } catch { send(.loadFailed) }
+        }
+      }
+      guard let save = input, lastSave.exchange(save.id) != save.id else { return }
+      callback.run { send in
+        do {
+          try await storage.saveTodos(save.value)
+          send(.saved(save, succeeded: true))
+        } catch is CancellationError {
+          // Stopped: nothing to report.
+        } catch {
+          send(.saved(save, succeeded: false))
+        }
+      }
+    }
+  }
+
+  /// Writes each new line.
+  final class LogMachine: ChildMachine {
+    let log: any AppLog
+    private let lastLine = Mutex(0)
+
+    init(log: any AppLog) { self.log = log }
+
+    func process(input: Request<String>??, callback: Handler<Never>) {
+      guard let line = input ?? nil, lastLine.exchange(line.id) != line.id else { return }
+      log.log(line.value)
+    }
+  }
+  // side-by-side: end
+}
