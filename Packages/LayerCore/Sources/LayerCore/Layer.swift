@@ -6,10 +6,14 @@
 /// `.state`, `.event`, `.nomap`).
 public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
   @usableFromInline let build: @Sendable (LayerWiring<GlobalEvent>) -> LayerNode<GlobalState>
+  /// Where a mounted child's layer comes from: the child's state path and its index among the
+  /// child's layers (`nil` for the parent's own layers). Testing tools find child layers by it.
+  @usableFromInline package var mount: LayerMount?
 
   @inlinable
   init(build: @escaping @Sendable (LayerWiring<GlobalEvent>) -> LayerNode<GlobalState>) {
     self.build = build
+    mount = nil
   }
 
   /// A layer whose machine gets every state mapped by `stateMapper` and whose outputs become
@@ -341,6 +345,20 @@ extension NoMapLayer {
   /// This layer as a ``Layer``.
   @inlinable
   public static prefix func ~ (operand: Self) -> Layer<GlobalState, GlobalEvent> { .nomap(operand) }
+}
+
+/// Where a layer of a mounted child core comes from.
+@usableFromInline
+package struct LayerMount: Sendable, Hashable {
+  /// The child's state path in the parent's state, as it prints.
+  package let path: String
+  /// The layer's index among the child's layers.
+  package let index: Int
+
+  package init(path: String, index: Int) {
+    self.path = path
+    self.index = index
+  }
 }
 
 /// What a layer is wired with: where its events go, and the flow.

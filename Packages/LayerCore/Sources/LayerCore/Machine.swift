@@ -42,6 +42,21 @@ extension ChildMachine {
   /// ``MachineQueue/shared``.
   public var queue: MachineQueue { .shared }
 
+  /// This machine with its inputs mapped from another type (see ``Machine/inward(_:)``).
+  public func inward<RInput: Sendable>(
+    _ mapper: @escaping @Sendable (RInput) -> Ward<Input>
+  ) -> Machine<RInput, Output> { machine.inward(mapper) }
+
+  /// This machine with its outputs mapped to another type (see ``Machine/outward(_:)``).
+  public func outward<ROutput: Sendable>(
+    _ mapper: @escaping @Sendable (Output) -> Ward<ROutput>
+  ) -> Machine<Input, ROutput> { machine.outward(mapper) }
+
+  /// This machine sending some of its outputs back into itself (see ``Machine/redirect(_:)``).
+  public func redirect(
+    _ mapper: @escaping @Sendable (Output) -> Direction<Input>
+  ) -> Machine<Input, Output> { machine.redirect(mapper) }
+
   /// This machine as a ``Machine``.
   @inlinable
   public var machine: Machine<Input, Output> { Machine(self) }
@@ -65,6 +80,21 @@ public protocol ParentMachine<Input, Output>: Sendable {
 extension ParentMachine {
   /// This machine as a ``Machine``.
   public var machine: Machine<Input, Output> { child }
+
+  /// This machine with its inputs mapped from another type (see ``Machine/inward(_:)``).
+  public func inward<RInput: Sendable>(
+    _ mapper: @escaping @Sendable (RInput) -> Ward<Input>
+  ) -> Machine<RInput, Output> { machine.inward(mapper) }
+
+  /// This machine with its outputs mapped to another type (see ``Machine/outward(_:)``).
+  public func outward<ROutput: Sendable>(
+    _ mapper: @escaping @Sendable (Output) -> Ward<ROutput>
+  ) -> Machine<Input, ROutput> { machine.outward(mapper) }
+
+  /// This machine sending some of its outputs back into itself (see ``Machine/redirect(_:)``).
+  public func redirect(
+    _ mapper: @escaping @Sendable (Output) -> Direction<Input>
+  ) -> Machine<Input, Output> { machine.redirect(mapper) }
 
   /// This machine as a ``Machine``.
   public static prefix func ~ (operand: Self) -> Machine<Input, Output> { operand.child }
@@ -132,6 +162,13 @@ public struct Handler<Output: Sendable>: Sendable {
   @inlinable
   public func callAsFunction(_ output: Output) { sink.send(output, run) }
 
+  /// This handler as a plain function, simprokcore's `Handler<T> = (T) -> Void`: for code that
+  /// takes a callback closure.
+  public var closure: @Sendable (Output) -> Void {
+    let this = self
+    return { this($0) }
+  }
+
   /// Whether outputs sent now still arrive: the flow runs, and this work (if it is work) was not
   /// cancelled.
   public var isActive: Bool { host.host?.isLive(run) ?? false }
@@ -161,6 +198,12 @@ public struct Handler<Output: Sendable>: Sendable {
     host.host?.cancelRun(machine: machine, id: AnyWorkID(id))
   }
 }
+
+/// simprokcore's spelling of a mapping function: `Mapper<AppState, UILayerState>`.
+public typealias Mapper<T, R> = @Sendable (T) -> R
+
+/// simprokcore's spelling of a function that supplies a value.
+public typealias Supplier<T> = @Sendable () -> T
 
 /// How long work started with ``Handler/run(id:lifetime:_:)`` keeps a flow busy.
 public enum WorkLifetime: Sendable, Hashable {

@@ -37,11 +37,15 @@ public final class CoreHarness<C: Core>: Sendable {
   private let executor: TestExecutor
   private let record: Record
   private let layerCount: Int
+  /// Where each layer comes from, when it is a mounted child's.
+  private let mounts: [LayerMount?]
 
   /// A harness around `core`, not started.
   public init(_ core: C) {
     let executor = TestExecutor.acquire()
-    let layerCount = core.layers.count
+    let layers = core.layers
+    let layerCount = layers.count
+    mounts = layers.map(\.mount)
     let record = Record(layers: layerCount)
     self.executor = executor
     self.record = record
@@ -135,6 +139,52 @@ public final class CoreHarness<C: Core>: Sendable {
         "layer \(layer) received differently: (− expected, + actual)\n"
           + lineDiff(expected: expected, actual: typed)
       ], sourceLocation)
+  }
+
+  /// Checks the inputs that layer `layer` of the child core mounted at `child` received since
+  /// the last check of that layer, in order: a child's layer named as the child names it.
+  ///
+  /// ```swift
+  /// harness.expect(child: \.counter, layer: 0, received: [CounterView.ready(count: 1)])
+  /// ```
+  public func expect<ChildState, Input: Equatable & Sendable>(
+    child: KeyPath<C.State, ChildState?>, layer: Int, received expected: [Input],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let index = index(ofChild: child, layer: layer, sourceLocation) else { return }
+    expect(
+      layer: index, received: expected, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// Checks the events that layer `layer` of the child core mounted at `child` emitted since
+  /// the last check, in order, as the parent's events.
+  public func expect<ChildState>(
+    child: KeyPath<C.State, ChildState?>, layer: Int, emitted expected: [C.Event],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) where C.Event: Equatable {
+    let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let index = index(ofChild: child, layer: layer, sourceLocation) else { return }
+    expect(
+      layer: index, emitted: expected, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// The index among the core's layers of the child's layer `layer`.
+  private func index(ofChild child: AnyKeyPath, layer: Int, _ sourceLocation: CallSite) -> Int? {
+    let wanted = LayerMount(path: "\(child)", index: layer)
+    if let index = mounts.firstIndex(of: wanted) { return index }
+    let count = mounts.filter { $0?.path == wanted.path }.count
+    report(
+      [
+        count == 0
+          ? "no child mounted at \(child): mount it with Core.mounted(at:event:)"
+          : "no layer \(layer) in the child at \(child): it has \(count) layers"
+      ], sourceLocation)
+    return nil
   }
 
   /// Checks the events layer `layer` emitted since the last check of that layer's events (or

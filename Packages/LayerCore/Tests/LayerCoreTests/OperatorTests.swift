@@ -105,3 +105,61 @@ private struct Texts: Core {
     #expect(seen.all == [nil, "a"])
   }
 }
+
+/// A core whose machines are composed with the operators called on the machines themselves.
+struct ComposedCore: Core {
+  let view: ViewMachine
+
+  var layers: [Layer<Counter, Event>] {
+    [
+      .layer(
+        view.inward { (count: Int) in .set(count * 2) }, stateMapper: { $0.count },
+        eventMapper: { $0 }),
+      .producer(StorageMachine(value: 3).outward { .set($0 + 1) }, mapper: { .loaded($0) }),
+    ]
+  }
+
+  func reduce(state: Counter?, event: Event) -> ReducerResult<Counter> {
+    switch event {
+    case .loaded(let count): .set(Counter(count: count))
+    case .increment: state.map { .set(Counter(count: $0.count + 1)) } ?? .skip
+    default: .skip
+    }
+  }
+}
+
+/// Sends `increment` through its handler as a plain closure, once, when first processed.
+struct ClosureMachine: ChildMachine {
+  func process(input: Int?, callback: Handler<Event>) {
+    guard input == nil else { return }
+    let send: Mapper<Event, Void> = callback.closure
+    send(.increment)
+  }
+}
+
+@Suite struct MachineOperators {
+  @Test func childMachinesTakeInwardAndOutwardThemselves() async {
+    let view = ViewMachine()
+    let flow = ComposedCore(view: view).start()
+    await flow.idle()
+    #expect(flow.state?.count == 4)  // the storage's 3, plus one on the way out
+    #expect(view.renders.all == [nil, 8])  // 4, doubled on the way in
+  }
+
+  @Test func aHandlerIsAPlainClosure() async {
+    struct Core: LayerCore.Core {
+      var layers: [Layer<Counter, Event>] {
+        [
+          .producer(StorageMachine(value: 1).machine, mapper: { .loaded($0) }),
+          .layer(ClosureMachine().machine, stateMapper: { $0.count }, eventMapper: { $0 }),
+        ]
+      }
+      func reduce(state: Counter?, event: Event) -> ReducerResult<Counter> {
+        ComposedCore(view: ViewMachine()).reduce(state: state, event: event)
+      }
+    }
+    let flow = Core().start()
+    await flow.idle()
+    #expect(flow.state?.count == 2)  // loaded 1, then the closure's increment
+  }
+}

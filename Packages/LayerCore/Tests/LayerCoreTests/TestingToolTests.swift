@@ -119,3 +119,32 @@ import Testing
 private func waiting(_ value: Int) -> WorkInput {
   WorkInput(Counter(count: 4, request: Request(id: 1, value: value), requests: 1))
 }
+
+@Suite struct CoreHarnessChildren {
+  @Test func aMountedChildsLayersAreCheckedByTheChildsNames() async {
+    let harness = CoreHarness(ParentCore())
+    await harness.start()
+    await harness.send(.child(.increment))
+    // The child's layer 0 (its view) got the child's counts; layer 1 (its storage) loaded.
+    harness.expect(child: \.child, layer: 0, received: [0, 1])
+    harness.expect(child: \.child, layer: 1, emitted: [.child(.loaded(0))])
+    // The row list is the parent's own layer after the child's three.
+    harness.expect(layer: 3, received: [Row]())
+  }
+
+  @Test func aWrongChildExpectationFailsWithTheChildsNames() async {
+    let harness = CoreHarness(ParentCore())
+    await harness.start()
+    withKnownIssue {
+      harness.expect(child: \.child, layer: 0, received: [5])
+    } matching: { issue in
+      let message = issue.comments.map(\.rawValue).joined()
+      return message.contains("received differently") && message.contains("5")
+    }
+    withKnownIssue {
+      harness.expect(child: \.child, layer: 7, received: [Int]())
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("no layer 7 in the child at")
+    }
+  }
+}

@@ -71,10 +71,16 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// The child's layers as the parent's: each gets the child's state with every state of the
   /// parent once the child has one, and what its machine emits reaches the parent's reducer as
   /// the parent's event.
-  @inlinable
   public var layers: [Layer<ParentState, ParentEvent>] {
     let path = self.path
-    return child.layers.map { $0.pullback(state: { $0[keyPath: path] }, event: embed) }
+    let name = "\(path)"
+    let state: @Sendable (ParentState) -> Child.State? = { $0[keyPath: path] }
+    return child.layers.enumerated().map { index, layer in
+      var lifted = layer.pullback(state: state, event: embed)
+      // Named as the parent names the child: a grandchild's layers take the child's name here.
+      lifted.mount = LayerMount(path: name, index: index)
+      return lifted
+    }
   }
 
   /// The child reducer's result for `event`, in the parent's state.
