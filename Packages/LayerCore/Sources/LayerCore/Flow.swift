@@ -11,8 +11,10 @@
 public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline let lock: Lock<FlowState<C>>
   @usableFromInline let core: C
-  /// What each layer does with a new state, for the layers that get states, in order.
-  @usableFromInline let deliveries: [@Sendable (C.State) -> Void]
+  /// What the layers that get states do with a new one, in layer order, as one function: a
+  /// chain of closures calls each layer's without the retain and release an array's element
+  /// costs.
+  @usableFromInline let deliverAll: @Sendable (C.State) -> Void
   /// Each layer's first `process(nil)`, in order.
   @usableFromInline let starts: [@Sendable () -> Void]
   /// The layers' event mappings: held here only, so that a released flow frees them.
@@ -45,7 +47,16 @@ public final class Flow<C: Core>: FlowHost, Sendable {
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
     routes = layers.compactMap { $0.route }
-    deliveries = layers.compactMap { $0.deliver }
+    var deliverAll: @Sendable (C.State) -> Void = { _ in }
+    for layer in layers {
+      guard let deliver = layer.deliver else { continue }
+      let earlier = deliverAll
+      deliverAll = { state in
+        earlier(state)
+        deliver(state)
+      }
+    }
+    self.deliverAll = deliverAll
     starts = layers.map { $0.start }
     host.host = self
     reference.flow = self
@@ -104,9 +115,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   /// Hands `state` to every layer, in order.
   @inlinable
-  func deliver(_ state: C.State) {
-    for deliver in deliveries { deliver(state) }
-  }
+  func deliver(_ state: C.State) { deliverAll(state) }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   @inlinable
