@@ -393,3 +393,71 @@ func component(
     #expect(component.space.peek(Model(count: 7)).count == 7)
   }
 }
+
+/// An executor that holds the jobs it is given until the test runs them: how a test decides
+/// when a task begins.
+final class HeldExecutor: TaskExecutor, @unchecked Sendable {
+  // @unchecked: the held jobs are guarded by the lock; a job runs on the thread that calls
+  // `runAll()`.
+  private let jobs = Lock<[UnownedJob]>([])
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    jobs.withLock { $0.append(job) }
+  }
+
+  /// How many jobs wait.
+  var held: Int { jobs.withLock { $0.count } }
+
+  /// Runs the held jobs, and the jobs they enqueue, until none is left.
+  func runAll() {
+    while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
+
+@Suite struct SupersededBeforeItsTaskBegan {
+  /// A component whose work `n` records its call and, when cancelled, its cancellation.
+  func component(calls: Recorder<String>, executor: HeldExecutor) -> TestComponent {
+    StoreComponent(
+      initialState: Model(), environment: (),
+      dispatcher: .workflow { input in
+        guard case .work(let n) = input else { return [] }
+        return [
+          .task(id: "work") { _, _ in
+            calls.append("call \(n)")
+            if Task.isCancelled { calls.append("cancelled \(n)") }
+            return record("run \(n)")
+          }
+        ]
+      }, executor: executor,
+      render: { model, _ in model })
+  }
+
+  // R5: work superseded before its task began still reaches the environment, cancelled, and
+  // its result is dropped — whatever the order in which the tasks then begin.
+  @Test func supersededWorkIsStillCalledThenCancelled() async {
+    let calls = Recorder<String>()
+    let executor = HeldExecutor()
+    let component = component(calls: calls, executor: executor)
+    component.send(.work(1))
+    component.send(.work(2))  // before run 1's task began
+    #expect(executor.held == 2)
+    executor.runAll()
+    await component.idle()
+    #expect(calls.all == ["call 1", "cancelled 1", "call 2"])
+    #expect(component.state.results == ["run 2"])
+  }
+
+  // R6: after stop, work whose task had not begun is never called.
+  @Test func afterStopWorkWhoseTaskHadNotBegunIsNotCalled() async {
+    let calls = Recorder<String>()
+    let executor = HeldExecutor()
+    let component = component(calls: calls, executor: executor)
+    component.send(.work(1))
+    component.stop()
+    executor.runAll()
+    #expect(calls.all == [])
+  }
+}

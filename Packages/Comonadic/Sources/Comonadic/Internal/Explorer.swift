@@ -150,8 +150,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   ) {
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
-      // A run cancelled before its task started (by a later step, or stop) does nothing.
-      guard self?.isLive(run) ?? false else { return }
+      // Work a later step superseded before its task began still runs, cancelled: the
+      // environment sees the call and its cancellation (R5), whenever the task starts. Only a
+      // stopped (or released) runtime starts nothing more (R6).
+      guard self?.hasStopped == false else { return }
       let action = await operation(environment, focus)
       self?.finish(run, with: action, rest: rest)
     }
@@ -179,7 +181,8 @@ where W.Action: Sendable, W.Focus: Sendable {
     let send = Send(host: self, run: run)
     let environment = environment
     let task = Task(executorPreference: executor) { [weak self] in
-      guard send.isActive else { return }
+      // As for a task step: superseded before it began, it still runs, cancelled (R5).
+      guard self?.hasStopped == false else { return }
       await operation(environment, focus, send)
       self?.core.withLock { core in
         // A stream that returned on its own: what it sent stays queued.
@@ -198,6 +201,9 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   func isLive(_ run: Run<AnyWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
+
+  /// Whether the runtime was stopped.
+  var hasStopped: Bool { core.withLock { $0.phase.isStopped } }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   @inlinable
