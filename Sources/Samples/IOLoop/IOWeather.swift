@@ -153,13 +153,10 @@ public struct IOWeather: PureApp, Equatable {
     return (next, Outputs(render, debounce, search, forecast))
   }
 
-  /// The view to show after `before`: none when it did not change. The view is built only when
-  /// something it shows changed.
+  /// The view to show after `before`: none when it did not change. The views are built only
+  /// when the state changed.
   private func render(after before: IOWeather) -> [WeatherView] {
-    guard
-      query != before.query || status != before.status || places != before.places
-        || selected != before.selected || weather != before.weather || unit != before.unit
-    else { return [] }
+    guard self != before else { return [] }
     let shown = view
     return shown == before.view ? [] : [shown]
   }

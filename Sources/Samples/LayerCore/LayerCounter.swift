@@ -181,20 +181,8 @@ public enum LayerCounter {
   struct LoggerLayer: ConsumerLayer {
     let log: any AppLog
 
-    var machine: Machine<Request<String>?, Never> { ~LoggerMachine(log: log) }
+    var machine: Machine<Request<String>?, Never> { ~LogMachine(log: log) }
     func map(state: AppState) -> Request<String>? { state.log }
-  }
-
-  final class LoggerMachine: ChildMachine {
-    let log: any AppLog
-    private let lastLine = Mutex(0)
-
-    init(log: any AppLog) { self.log = log }
-
-    func process(input: Request<String>??, callback: Handler<Never>) {
-      guard let line = input ?? nil, lastLine.exchange(line.id) != line.id else { return }
-      log.log(line.value)
-    }
   }
   // side-by-side: end
 }

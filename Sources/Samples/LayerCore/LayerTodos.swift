@@ -406,17 +406,5 @@ public enum LayerTodos {
     }
   }
 
-  /// Writes each new line.
-  final class LogMachine: ChildMachine {
-    let log: any AppLog
-    private let lastLine = Mutex(0)
-
-    init(log: any AppLog) { self.log = log }
-
-    func process(input: Request<String>??, callback: Handler<Never>) {
-      guard let line = input ?? nil, lastLine.exchange(line.id) != line.id else { return }
-      log.log(line.value)
-    }
-  }
   // side-by-side: end
 }

@@ -1,3 +1,4 @@
+import ArchitectureSpec
 import LayerCore
 import Synchronization
 
@@ -96,6 +97,20 @@ public final class RequestMachine<Value: Sendable & Equatable, Output: Sendable>
     guard let request = input else { return callback.cancel(id: 0) }
     let work = work
     callback.run(id: 0, lifetime: lifetime) { send in await work(request, send) }
+  }
+}
+
+/// The log: writes each new line request once (every layer sees every state, so a line seen
+/// again is left alone).
+final class LogMachine: ChildMachine {
+  let log: any AppLog
+  private let lastLine = Mutex(0)
+
+  init(log: any AppLog) { self.log = log }
+
+  func process(input: Request<String>??, callback: Handler<Never>) {
+    guard let line = input ?? nil, lastLine.exchange(line.id) != line.id else { return }
+    log.log(line.value)
   }
 }
 

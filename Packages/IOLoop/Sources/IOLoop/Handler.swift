@@ -90,9 +90,6 @@ public struct IOContext<IO: IOType>: Sendable {
   @inlinable
   init(route: IORoute<IO>) { self.route = route }
 
-  @inlinable
-  init(host: any IOHost, slot: Int) { route = IORoute(host: host, slot: slot) }
-
   /// Queues `input` for the app, behind anything already queued.
   ///
   /// - Returns: Whether it was queued: ``IODelivery/dropped`` once the program was stopped or
@@ -187,14 +184,6 @@ struct IORoute<IO: IOType>: Sendable {
   /// `IO.Input` as the input of the IO type at `slot`; `nil` when it is that input already.
   @usableFromInline let embed: (@Sendable (IO.Input) -> any Sendable)?
   @usableFromInline let scope: [AnyWorkID]
-
-  @inlinable
-  init(host: any IOHost, slot: Int) {
-    self.host = host
-    self.slot = slot
-    embed = nil
-    scope = []
-  }
 
   @inlinable
   init(
