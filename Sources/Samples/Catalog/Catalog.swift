@@ -113,7 +113,8 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.comonadic),
         .init(Implementation<StopwatchApp>.comonadic),
-        .init(Implementation<WeatherApp>.comonadic),
+        .init(Implementation<WeatherApp>.comonadic), .init(Implementation<TodosApp>.comonadic),
+        .init(Implementation<ShellApp>.comonadic),
       ],
       tally: ComonadicTally.self),
   ]

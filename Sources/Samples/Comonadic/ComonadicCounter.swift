@@ -72,12 +72,17 @@ public enum ComonadicCounter {
         },
       ]
     case .intent(let intent):
-      [.action(.mutate { $0.apply(intent) }), .read(saveSteps)]
+      [.action(apply(intent)), .read(saveSteps)]
     }
   }
 
+  /// The action an intent is: applies it and remembers the count to save.
+  public static func apply(_ intent: CounterIntent) -> Comonadic.State<State, Void> {
+    .mutate { $0.apply(intent) }
+  }
+
   /// Saves the count the intent changed to, then logs how it went (C5, C6).
-  @Sendable static func saveSteps(_ state: State) -> [StateEffect<CounterEnvironment, State>] {
+  @Sendable public static func saveSteps(_ state: State) -> [StateEffect<CounterEnvironment, State>] {
     guard let count = state.countToSave else { return [] }
     return [
       .task(id: Work.save, whenRunning: .enqueue) { environment, _ in

@@ -129,3 +129,129 @@ public final class ComonadicTally: TallySubject {
 
   public func stop() { component.stop() }
 }
+
+/// A view observer that hears only changed views: components notify after every action.
+private func distinctViews<View: Equatable & Sendable>(
+  _ observer: @escaping @Sendable (View) -> Void
+) -> @Sendable (View) -> Void {
+  let last = Mutex<View?>(nil)
+  return { view in
+    let isNew = last.withLock { last in
+      defer { last = view }
+      return last != view
+    }
+    if isNew { observer(view) }
+  }
+}
+
+// side-by-side: todos wiring
+final class ComonadicTodosDriver: AppDriver, Sendable {
+  typealias App = TodosApp
+  let component: ComonadicTodos.Component
+  private let pending = PendingObservers<Int, TodoRowView?>()
+
+  init(environment: TodosEnvironment) {
+    component = ComonadicTodos.component(environment: environment)
+  }
+
+  func start(observer: @escaping @Sendable (TodosView) -> Void) async {
+    component.subscribe(distinctViews(observer))
+    for (id, observer) in pending.start() { observeRow(id, observer) }
+    component.send(.appear)
+  }
+
+  func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
+    if pending.defer(id, observer) { return }
+    observeRow(id, observer)
+  }
+
+  /// One row as a child of the list: its view on each change, and `nil` once when it leaves
+  /// the list (R11).
+  private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
+    let gone = Once()
+    let row = component.child(forEach: \.rows, id: id, input: { .intent(.row(id: id, $0)) }) {
+      row, _ in row.map { ComonadicTodoRow.render(id: id, $0) }
+    }
+    row.subscribe { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: TodosIntent) { component.send(.intent(intent)) }
+  func send(_ intent: TodoRowIntent, to id: Int) { component.send(.intent(.row(id: id, intent))) }
+  var view: TodosView { get async { component.view } }
+  func idle() async {}  // every effect runs on environment.executor, which the kit watches
+  func stop() async { component.stop() }
+}
+
+extension Implementation where App == TodosApp {
+  /// The todos list as a comonadic component.
+  public static var comonadic: Implementation {
+    Implementation(architecture: "comonadic") { ComonadicTodosDriver(environment: $0) }
+  }
+}
+// side-by-side: end
+
+// side-by-side: shell wiring
+final class ComonadicShellDriver: AppDriver, Sendable {
+  typealias App = ShellApp
+  let component: ComonadicShell.Component
+  private let pending = PendingObservers<ShellTab, ShellChildView>()
+
+  init(environment: ShellEnvironment) {
+    component = ComonadicShell.component(environment: environment)
+  }
+
+  func start(observer: @escaping @Sendable (ShellView) -> Void) async {
+    component.subscribe(distinctViews(observer))
+    for (tab, observer) in pending.start() { observeTab(tab, observer) }
+    component.send(.counter(.appear))
+  }
+
+  func observe(_ tab: ShellTab, observer: @escaping @Sendable (ShellChildView) -> Void) async {
+    if pending.defer(tab, observer) { return }
+    observeTab(tab, observer)
+  }
+
+  /// One tab as a child of the shell, called when its view changes.
+  private func observeTab(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
+  {
+    let render: @Sendable (ComonadicShell.State, @escaping @Sendable (ShellIntent) -> Void) ->
+      ShellChildView = { state, _ in ComonadicShell.childView(tab, state) }
+    component.child(state: \.self, input: shellInput, render: render)
+      .subscribe(distinctViews(observer))
+  }
+
+  func send(_ intent: ShellIntent) { component.send(shellInput(intent)) }
+  /// An intent sent through a child's scope is the shell's intent for that child.
+  func send(_ intent: ShellIntent, to tab: ShellTab) {
+    switch (tab, intent) {
+    case (.counter, .counter), (.stopwatch, .stopwatch), (.weather, .weather): send(intent)
+    default: break
+    }
+  }
+  var view: ShellView { get async { component.view } }
+  func idle() async {}
+  func stop() async { component.stop() }
+}
+
+/// The shell's input for a shell intent.
+@Sendable private func shellInput(_ intent: ShellIntent) -> ComonadicShell.Input {
+  switch intent {
+  case .select(let tab): .select(tab)
+  case .counter(let intent): .counter(.intent(intent))
+  case .stopwatch(let intent): .stopwatch(intent)
+  case .weather(let intent): .weather(intent)
+  case .resetAll: .resetAll
+  }
+}
+
+extension Implementation where App == ShellApp {
+  /// The shell as a comonadic component.
+  public static var comonadic: Implementation {
+    Implementation(architecture: "comonadic") { ComonadicShellDriver(environment: $0) }
+  }
+}
+// side-by-side: end

@@ -31,10 +31,19 @@ public enum ComonadicStopwatch {
         }
       ]
     case .reset:
-      [.cancel(id: Work.timer), .action(.set(State()))]
+      [cancelTimer, .action(cleared)]
     case .lap:
-      [.action(.mutate { if $0.isRunning { $0.laps.append($0.tenths) } })]
+      [.action(lap)]
     }
+  }
+
+  /// Stops the ticks.
+  public static let cancelTimer = StateEffect<StopwatchEnvironment, State>.cancel(id: Work.timer)
+  /// Back to zero, stopped, no laps.
+  public static let cleared = Comonadic.State<State, Void>.set(State())
+  /// A lap while running; nothing while stopped (S5).
+  public static let lap = Comonadic.State<State, Void>.mutate {
+    if $0.isRunning { $0.laps.append($0.tenths) }
   }
 
   // side-by-side: stopwatch effects

@@ -63,6 +63,21 @@ public enum ComonadicWeather {
     }
   }
 
+  /// Cancels the debounce, the search and the forecast.
+  public static let cancelAll: [StateEffect<WeatherEnvironment, State>] = [
+    .cancel(id: Work.debounce), .cancel(id: Work.search), .cancel(id: Work.forecast),
+  ]
+
+  /// An empty query, no rows, no search remembered, nothing selected; the unit stays.
+  public static let cleared = Comonadic.State<State, Void>.mutate {
+    $0.query = ""
+    $0.places = []
+    $0.status = .idle
+    $0.lastSearch = nil
+    $0.selected = nil
+    $0.weather = .none
+  }
+
   /// An empty term clears the search at once; any other restarts the debounce, after which
   /// the search runs unless the same term was already searched (W2, W3).
   static func queryChanged(_ text: String) -> [Step] {

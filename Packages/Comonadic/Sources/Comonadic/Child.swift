@@ -34,6 +34,29 @@ public struct Child<S: Sendable, Input: Sendable, View>: Sendable {
   }
 }
 
+extension Child where S: Equatable {
+  /// Calls `observer` with the child's view now, then after every action that changed the
+  /// child's part of the state: a change elsewhere in the parent (another row, another tab)
+  /// never calls it.
+  ///
+  /// - Complexity: O(1) per action besides reading the part (for a list's element, a lookup by
+  ///   id), whatever the size of the parent's state.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
+    let (render, handle) = (render, handle)
+    let last = Lock<S?>(nil)
+    return observe { state in
+      // Observers are called one at a time, in order, so this lock is never contended.
+      let changed = last.withLock { last -> Bool in
+        if let last, last == state { return false }
+        last = state
+        return true
+      }
+      if changed { observer(render(state, handle)) }
+    }
+  }
+}
+
 extension StoreComponent {
   /// A child showing the part `state` of this component's state, whose inputs reach this
   /// component through `input`.
@@ -48,6 +71,31 @@ extension StoreComponent {
       observe: { [explorer] observer in
         explorer.observe(initial: true, onlyOnChange: nil) {
           observer($0.position[keyPath: state])
+        }
+      },
+      render: render, handle: { parent(input($0)) })
+  }
+
+  /// A child showing the element `id` of the list at `path` (`nil` once it left the list),
+  /// whose inputs reach this component through `input`: one row of a list, observed alone.
+  ///
+  /// ```swift
+  /// let row = todos.child(forEach: \.rows, id: 7, input: { .row(id: 7, $0) }) { row, handle in
+  ///   row.map { RowView(row: $0, handle: handle) }
+  /// }
+  /// row.subscribe { view in ... }  // called when row 7 changes, never for another row
+  /// ```
+  public func child<ID: Hashable & Sendable, Element: Sendable, ChildInput: Sendable, ChildView>(
+    forEach path: KeyPath<S, IdentifiedList<ID, Element>> & Sendable, id: ID,
+    input: @escaping @Sendable (ChildInput) -> Input,
+    render: @escaping @Sendable (Element?, @escaping @Sendable (ChildInput) -> Void) -> ChildView
+  ) -> Child<Element?, ChildInput, ChildView> {
+    let parent = handle
+    return Child(
+      read: { [explorer] in explorer.space.position[keyPath: path][id: id] },
+      observe: { [explorer] observer in
+        explorer.observe(initial: true, onlyOnChange: nil) {
+          observer($0.position[keyPath: path][id: id])
         }
       },
       render: render, handle: { parent(input($0)) })

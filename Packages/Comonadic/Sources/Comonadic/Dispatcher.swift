@@ -21,9 +21,18 @@
 public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendable, Input>: Sendable
 {
   @usableFromInline package let plan: @Sendable (Input) -> Plan<Environment, Focus, Action>
+  /// For dispatchers lifted over a list (``forEach(transformEnvironment:transformState:transformInput:)``):
+  /// after each action, the scopes of the elements that left, whose work the component cancels.
+  @usableFromInline package let departures: [Departures<Focus>]
 
   @inlinable
-  init(plan: @escaping @Sendable (Input) -> Plan<Environment, Focus, Action>) { self.plan = plan }
+  init(
+    departures: [Departures<Focus>] = [],
+    plan: @escaping @Sendable (Input) -> Plan<Environment, Focus, Action>
+  ) {
+    self.plan = plan
+    self.departures = departures
+  }
 
   /// A dispatcher that turns each input into one action, applied at once.
   @inlinable
@@ -54,26 +63,37 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
     Dispatcher { .steps(dispatch($0)) }
   }
 
-  /// A dispatcher that ignores every input.
-  public static var empty: Dispatcher { Dispatcher { _ in .none } }
+  /// A dispatcher that ignores every input: Bow Arch's `empty()`.
+  public static func empty() -> Dispatcher { Dispatcher { _ in .none } }
+
+  /// The steps this dispatcher makes of `input`, in order: Bow Arch's `on(_:)`.
+  ///
+  /// A parent runs a child's steps as part of its own workflow with it: the shell's lap runs the
+  /// stopwatch's steps, then the counter's.
+  public func on(_ input: Input) -> [Effect<Environment, Focus, Action>] {
+    plan(input).steps
+  }
 
   /// This dispatcher for inputs of another type: each is turned into this one's input first.
   public func contramap<Other>(
     _ transform: @escaping @Sendable (Other) -> Input
   ) -> Dispatcher<Environment, Focus, Action, Other> {
     let plan = plan
-    return Dispatcher<Environment, Focus, Action, Other> { plan(transform($0)) }
+    return Dispatcher<Environment, Focus, Action, Other>(departures: departures) {
+      plan(transform($0))
+    }
   }
 
-  /// A dispatcher that hands every input to this one, then to `other`: this one's steps run
-  /// first; their asynchronous work runs side by side.
+  /// A dispatcher that hands every input to this one, then to `other`, as Bow Arch did: one
+  /// workflow, this one's steps first, then `other`'s, each starting when the one before it
+  /// has been applied (`other`'s first step waits for this one's last task to finish).
   public func combine(_ other: Dispatcher) -> Dispatcher {
     let first = plan
     let second = other.plan
-    return Dispatcher { input in
+    return Dispatcher(departures: departures + other.departures) { input in
       switch (first(input), second(input)) {
-      case (.none, let plan), (let plan, .none): return plan
-      case (let a, let b): return .all([a, b])
+      case (.none, let plan), (let plan, .none): plan
+      case (let a, let b): .steps(a.steps + b.steps)
       }
     }
   }
@@ -85,7 +105,26 @@ package enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
   case none
   case action(Action)
   case steps([Effect<Environment, Focus, Action>])
-  case all([Plan])
+
+  /// The plan as a workflow.
+  @usableFromInline var steps: [Effect<Environment, Focus, Action>] {
+    switch self {
+    case .none: []
+    case .action(let action): [.action(action)]
+    case .steps(let steps): steps
+    }
+  }
+}
+
+/// Which elements of a lifted list left: given the focus after an action, the scopes whose
+/// work must be cancelled.
+@usableFromInline
+package struct Departures<Focus>: Sendable {
+  @usableFromInline let scopes: @Sendable (Focus) -> [[AnyWorkID]]
+
+  @usableFromInline init(_ scopes: @escaping @Sendable (Focus) -> [[AnyWorkID]]) {
+    self.scopes = scopes
+  }
 }
 
 /// The dispatcher of a ``StoreComponent``: inputs become ``State`` actions.
@@ -99,80 +138,3 @@ public typealias InputsDispatcher<
 > =
   Dispatcher<Environment, Value, Inputs<Message, Void>, Input>
 
-extension Dispatcher {
-  /// This dispatcher as part of a bigger component: its environment is taken from the bigger
-  /// one's, its state is a part of the bigger state, and it handles the inputs
-  /// `transformInput` picks out (ignoring the others).
-  ///
-  /// ```swift
-  /// let app = counterDispatcher.widen(
-  ///   transformEnvironment: \.counter, transformState: \AppState.counter,
-  ///   transformInput: { if case .counter(let input) = $0 { input } else { nil } })
-  /// .combine(settingsDispatcher.widen(...))
-  /// ```
-  public func widen<BigEnvironment: Sendable, BigState: Sendable, BigInput>(
-    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
-    transformState: WritableKeyPath<BigState, Focus> & Sendable,
-    transformInput: @escaping @Sendable (BigInput) -> Input?
-  ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
-  where Action == State<Focus, Void> {
-    let plan = plan
-    let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-      environment: transformEnvironment, state: transformState)
-    return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput> { input in
-      guard let input = transformInput(input) else { return .none }
-      return lift.plan(plan(input))
-    }
-  }
-}
-
-/// Lifts a part's plans into the whole's: environment, state and actions.
-struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable, S: Sendable>:
-  Sendable
-{
-  let environment: @Sendable (BigEnvironment) -> Environment
-  let state: WritableKeyPath<BigState, S> & Sendable
-
-  typealias Small = Effect<Environment, S, State<S, Void>>
-  typealias Big = Effect<BigEnvironment, BigState, State<BigState, Void>>
-
-  func plan(_ plan: Plan<Environment, S, State<S, Void>>) -> Plan<
-    BigEnvironment, BigState, State<BigState, Void>
-  > {
-    switch plan {
-    case .none: .none
-    case .action(let action): .action(self.action(action))
-    case .steps(let steps): .steps(steps.map(effect))
-    case .all(let plans): .all(plans.map(self.plan))
-    }
-  }
-
-  func action(_ action: State<S, Void>) -> State<BigState, Void> {
-    let state = state
-    return .mutate { whole in action.apply(to: &whole[keyPath: state]) }
-  }
-
-  func effect(_ effect: Small) -> Big {
-    let (environment, state) = (environment, state)
-    switch effect.kind {
-    case .action(let action):
-      return .action(self.action(action))
-    case .perform(let body):
-      return .perform { whole, focus in body(environment(whole), focus[keyPath: state]) }
-    case .task(let id, let whenRunning, let operation):
-      return Big(
-        .task(id, whenRunning) { whole, focus in
-          self.action(await operation(environment(whole), focus[keyPath: state]))
-        })
-    case .stream(let id, let operation):
-      return Big(
-        .stream(id) { whole, focus, send in
-          await operation(environment(whole), focus[keyPath: state], send.map(self.action))
-        })
-    case .cancel(let id):
-      return Big(.cancel(id))
-    case .read(let next):
-      return .read { whole in next(whole[keyPath: state]).map(self.effect) }
-    }
-  }
-}

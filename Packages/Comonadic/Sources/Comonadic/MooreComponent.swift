@@ -44,6 +44,18 @@ public final class MooreComponent<
     target.connect(explorer)
   }
 
+  /// Creates a component exploring `machine` whose effects need no environment.
+  public convenience init(
+    machine: Moore<Message, Value>,
+    dispatcher: InputsDispatcher<Environment, Message, Value, Input>,
+    executor: (any TaskExecutor)? = nil,
+    render: @escaping @Sendable (Value, @escaping @Sendable (Input) -> Void) -> View
+  ) where Environment == Void {
+    self.init(
+      machine: machine, environment: (), dispatcher: dispatcher, executor: executor,
+      render: render)
+  }
+
   deinit { explorer.stop() }
 
   /// Sends `input`: handled now, or queued behind the message being handled.

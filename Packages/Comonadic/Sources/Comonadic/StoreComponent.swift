@@ -102,6 +102,26 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   public func idle() async { await explorer.idle() }
 }
 
+extension StoreComponent where Environment == Void {
+  /// Creates a component showing `initialState` whose effects need no environment, as Bow Arch
+  /// wrote it for a component without one.
+  ///
+  /// ```swift
+  /// let stepper = StoreComponent(
+  ///   initialState: 0, dispatcher: stepperDispatcher,
+  ///   render: { count, handle in StepperView(count: count, handle: handle) })
+  /// ```
+  public convenience init(
+    initialState: S, dispatcher: StateDispatcher<Void, S, Input>,
+    executor: (any TaskExecutor)? = nil,
+    render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
+  ) {
+    self.init(
+      initialState: initialState, environment: (), dispatcher: dispatcher, executor: executor,
+      render: render)
+  }
+}
+
 extension StoreComponent where S: Equatable {
   /// Calls `observer` with the current view, then after every action that changed the state.
   @discardableResult

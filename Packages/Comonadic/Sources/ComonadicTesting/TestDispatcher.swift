@@ -44,14 +44,13 @@ public struct TestDispatcher<Environment: Sendable, S: Sendable, Input> {
         case .action(let action): outcome.apply(action)
         case .perform(let body): body(environment, outcome.state)
         case .task(let id, _, _):
-          outcome.effects.append(.task(id?.base))
+          outcome.effects.append(.task(id?.unscoped))
           return
-        case .stream(let id, _): outcome.effects.append(.stream(id?.base))
-        case .cancel(let id): outcome.effects.append(.cancel(id.base))
+        case .stream(let id, _): outcome.effects.append(.stream(id?.unscoped))
+        case .cancel(let id): outcome.effects.append(.cancel(id.unscoped))
         case .read(let next): steps = next(outcome.state)[...] + steps
         }
       }
-    case .all(let plans): for plan in plans { run(plan, into: &outcome) }
     }
   }
 }

@@ -42,7 +42,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline var subscribers: [Subscriber<W>] = []
   @usableFromInline var runs = RunRegistry<AnyWorkID>()
   /// Tasks started with `.enqueue` while a task under their id ran: they start in turn.
-  @usableFromInline var waiting: [AnyWorkID: [Waiting<Environment, W.Focus, W.Action>]] = [:]
+  @usableFromInline var waiting: [AnyWorkID: WaitingLine<Waiting<Environment, W.Focus, W.Action>>] =
+    [:]
   @usableFromInline var nextObserverID = 0
   @usableFromInline var idleWaiters = Waiters()
   /// The focus's `==`, once an observer wants only changes.
@@ -111,13 +112,27 @@ where W.Action: Sendable, W.Focus: Sendable {
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {
     guard isLive(run), runs.finish(run) else { return (false, nil) }
-    guard case .id(let id) = run.key, var queued = waiting[id], !queued.isEmpty else {
+    guard case .id(let id) = run.key, let next = waiting[id]?.removeFirst() else {
       return (true, nil)
     }
-    let next = queued.removeFirst()
-    waiting[id] = queued.isEmpty ? nil : queued
+    if waiting[id]?.isEmpty == true { waiting[id] = nil }
     guard let (started, _) = runs.start(id: id, isFinite: true) else { return (true, nil) }
     return (true, (started, next))
+  }
+
+  /// Removes the runs filed in any of `scopes` (elements that left their list) and the tasks
+  /// waiting under them, and drops what they queued. Returns their tasks to cancel.
+  mutating func remove(scopes: [[AnyWorkID]]) -> [Task<Void, Never>] {
+    let inScopes: (AnyWorkID) -> Bool = { id in
+      guard let scoped = id.base.base as? ScopedWorkID else { return false }
+      return scopes.contains { scoped.lies(in: $0) }
+    }
+    for id in waiting.keys where inScopes(id) { waiting[id] = nil }
+    let keys = runs.keys { key in
+      guard case .id(let id) = key else { return false }
+      return inScopes(id)
+    }
+    return keys.compactMap { runs.remove($0).flatMap { queue.drop($0) } }
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
@@ -129,4 +144,33 @@ where W.Action: Sendable, W.Focus: Sendable {
     return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
 
+}
+
+/// A first-in, first-out line that takes from the front in O(1): tasks waiting for the run
+/// under their id, however many pile up.
+@usableFromInline
+struct WaitingLine<Element> {
+  @usableFromInline var items: [Element] = []
+  @usableFromInline var head = 0
+
+  @usableFromInline init() {}
+
+  @usableFromInline var isEmpty: Bool { head == items.count }
+
+  @usableFromInline mutating func append(_ item: Element) { items.append(item) }
+
+  /// The first item, taken out; `nil` when the line is empty.
+  @usableFromInline mutating func removeFirst() -> Element? {
+    guard head < items.count else { return nil }
+    let item = items[head]
+    head += 1
+    if head == items.count {
+      items.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 64, head * 2 >= items.count {
+      items.removeFirst(head)
+      head = 0
+    }
+    return item
+  }
 }

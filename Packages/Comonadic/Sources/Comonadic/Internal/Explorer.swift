@@ -52,7 +52,9 @@ where W.Action: Sendable, W.Focus: Sendable {
       _ = core.pointee.queue.append(.plan(plan))
       return self.core.unlock()
     }
-    if case .action(let action) = plan, core.pointee.subscribers.isEmpty {
+    if case .action(let action) = plan, core.pointee.subscribers.isEmpty,
+      dispatcher.departures.isEmpty
+    {
       core.pointee.space.select(action)
       return self.core.unlock()
     }
@@ -68,7 +70,6 @@ where W.Action: Sendable, W.Focus: Sendable {
     case .none: break
     case .action(let action): _ = apply(action)
     case .steps(let steps): proceed(steps[...])
-    case .all(let plans): for plan in plans { execute(plan) }
     }
   }
 
@@ -80,6 +81,10 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.unlock()
       return false
     }
+    if !dispatcher.departures.isEmpty {
+      core.unlock()
+      return applyWatchingDepartures(action)
+    }
     if core.value.pointee.subscribers.isEmpty {
       core.value.pointee.space.select(action)
       core.unlock()
@@ -89,6 +94,24 @@ where W.Action: Sendable, W.Focus: Sendable {
     let space = core.value.pointee.space
     let observers = core.value.pointee.subscribers
     core.unlock()
+    for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
+    return true
+  }
+
+  /// ``apply(_:)`` for a dispatcher lifted over a list: the work of elements the action
+  /// removed is cancelled before observers hear of the change.
+  @usableFromInline
+  func applyWatchingDepartures(_ action: Action) -> Bool {
+    let applied = core.withLock { core -> (changed: Bool, space: W, [Subscriber<W>])? in
+      guard !core.phase.isStopped else { return nil }
+      let changed = core.select(action)
+      return (changed, core.space, core.subscribers)
+    }
+    guard let (changed, space, observers) = applied else { return false }
+    let scopes = dispatcher.departures.flatMap { $0.scopes(space.focus) }
+    if !scopes.isEmpty {
+      for task in core.withLock({ $0.remove(scopes: scopes) }) { task.cancel() }
+    }
     for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
     return true
   }
@@ -132,7 +155,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       guard !core.phase.isStopped else { return nil }
       let focus = core.space.focus
       if whenRunning == .enqueue, let id, core.runs.isRunning(id, finiteOnly: true) {
-        core.waiting[id, default: []].append(
+        core.waiting[id, default: WaitingLine()].append(
           Waiting(operation: operation, focus: focus, rest: rest))
         return nil
       }

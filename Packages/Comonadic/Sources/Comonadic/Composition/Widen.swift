@@ -1,0 +1,283 @@
+import Synchronization
+
+extension Dispatcher {
+  /// This dispatcher as part of a bigger component: its environment is taken from the bigger
+  /// one's, its state is a part of the bigger state (the lens `transformState`), and it handles
+  /// the inputs `transformInput` picks out (the prism; the others are ignored).
+  ///
+  /// ```swift
+  /// let shell = ComonadicCounter.dispatcher.widen(
+  ///   transformEnvironment: \.counter, transformState: \Shell.counter,
+  ///   transformInput: { if case .counter(let input) = $0 { input } else { nil } })
+  /// .combine(ComonadicStopwatch.dispatcher.widen(...))
+  /// ```
+  ///
+  /// The part's work is filed under its place in the whole, so two parts' work ids never meet:
+  /// two counters side by side each save one at a time, neither cancelling the other's.
+  public func widen<BigEnvironment: Sendable, BigState: Sendable, BigInput>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    transformState: WritableKeyPath<BigState, Focus> & Sendable,
+    transformInput: @escaping @Sendable (BigInput) -> Input?
+  ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
+  where Action == State<Focus, Void> {
+    let plan = plan
+    let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
+      environment: transformEnvironment, path: transformState)
+    let departures = departures.map { inner in
+      Departures<BigState> { whole in
+        inner.scopes(whole[keyPath: transformState]).map { [lift.scope] + $0 }
+      }
+    }
+    return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
+      departures: departures
+    ) { input in
+      guard let input = transformInput(input) else { return .none }
+      return lift.plan(plan(input))
+    }
+  }
+
+  /// This dispatcher for every element of an identified list in a bigger component: it handles
+  /// the inputs `transformInput` picks out, each for the element with its id, on that element's
+  /// state (Bow Arch's `widen` with an index into the list; TCA's `forEach`).
+  ///
+  /// ```swift
+  /// let rows = ComonadicTodoRow.dispatcher.forEach(
+  ///   transformEnvironment: { _ in () }, transformState: \Todos.rows,
+  ///   transformInput: { if case .row(let id, let input) = $0 { (id, input) } else { nil } })
+  /// ```
+  ///
+  /// An input for an id not in the list is ignored. Each element's work is its own (two rows'
+  /// timers never replace each other), sees that element's state, and is cancelled when the
+  /// element leaves the list, whatever removed it; its late results are dropped.
+  ///
+  /// - Complexity: O(1) per input and per action, whatever the length of the list.
+  public func forEach<BigEnvironment: Sendable, BigState: Sendable, BigInput, ID: Hashable & Sendable>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    transformState: WritableKeyPath<BigState, IdentifiedList<ID, Focus>> & Sendable,
+    transformInput: @escaping @Sendable (BigInput) -> (ID, Input)?
+  ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
+  where Action == State<Focus, Void> {
+    let plan = plan
+    let list = AnyWorkID(transformState)
+    // The elements whose work started: after each action, those no longer in the list leave.
+    let working = Lock<Set<ID>>([])
+    let departures = Departures<BigState> { whole in
+      working.withLock { ids -> [[AnyWorkID]] in
+        guard !ids.isEmpty else { return [] }
+        let rows = whole[keyPath: transformState]
+        let gone = ids.filter { !rows.contains(id: $0) }
+        guard !gone.isEmpty else { return [] }
+        ids.subtract(gone)
+        return gone.map { [AnyWorkID(Element(list: list, id: $0))] }
+      }
+    }
+    return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
+      departures: [departures]
+    ) { input in
+      guard let (id, input) = transformInput(input) else { return .none }
+      let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
+        environment: transformEnvironment, forEach: transformState, id: id,
+        scope: AnyWorkID(Element(list: list, id: id)),
+        started: { working.withLock { _ = $0.insert(id) } })
+      return lift.plan(plan(input))
+    }
+  }
+}
+
+extension Effect {
+  /// This step of a part as a step of the whole: run with the part's environment and state,
+  /// its actions applied to the part; its work filed under the part, as
+  /// ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)`` files it.
+  ///
+  /// What a parent uses to run a child's steps for something it decided itself (the shell's
+  /// `resetAll` runs the counter's save).
+  public func widen<BigEnvironment: Sendable, BigState: Sendable>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    transformState: WritableKeyPath<BigState, Focus> & Sendable
+  ) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
+  where Action == State<Focus, Void> {
+    Lift(environment: transformEnvironment, path: transformState).effect(self)
+  }
+}
+
+extension State where A == Void {
+  /// This action on a part of a bigger state (the lens `path`): Bow Arch's `widen` of a
+  /// state action.
+  ///
+  /// Actions compose: `lap.widen(\.stopwatch).followed(by: increment.widen(\.counter))` is one
+  /// action, applied as one update.
+  @inlinable
+  public func widen<Big>(_ path: WritableKeyPath<Big, S> & Sendable) -> State<Big, Void>
+  where S: Sendable {
+    let action = self
+    return .mutate { action.apply(to: &$0[keyPath: path]) }
+  }
+
+  /// This action on the element `id` of the list at `path`; nothing when no element has it.
+  ///
+  /// - Complexity: O(1): the element changes in place.
+  @inlinable
+  public func widen<Big, ID: Hashable & Sendable>(
+    _ path: WritableKeyPath<Big, IdentifiedList<ID, S>> & Sendable, id: ID
+  ) -> State<Big, Void> where S: Sendable {
+    let action = self
+    return .mutate { $0[keyPath: path].update(id: id) { action.apply(to: &$0) } }
+  }
+
+  /// This action, then `next`, as one action: the State monad's sequencing (`*>`).
+  @inlinable
+  public func followed(by next: State) -> State where S: Sendable {
+    let first = self
+    return .mutate { state in
+      first.apply(to: &state)
+      next.apply(to: &state)
+    }
+  }
+}
+
+postfix operator ^
+
+/// Bow's "fix": the value itself. Bow Arch code writes `.modify { … }^` to turn a higher-kinded
+/// value back into its type; here every value already has its type, so `^` changes nothing and
+/// such code compiles unchanged.
+@inlinable
+public postfix func ^ <S, A>(_ action: State<S, A>) -> State<S, A> { action }
+
+/// Bow's "fix" for effects: the effect itself (see ``^(_:)-(State<S,A>)``).
+@inlinable
+public postfix func ^ <Environment, Focus, Action>(
+  _ effect: Effect<Environment, Focus, Action>
+) -> Effect<Environment, Focus, Action> { effect }
+
+/// A work id filed under a part of the whole: the path of scopes from the whole down, then the
+/// part's own id.
+@usableFromInline
+package struct ScopedWorkID: Hashable, Sendable {
+  let scope: [AnyWorkID]
+  let id: AnyWorkID
+
+  /// Whether this id lies in `scope` or below it.
+  func lies(in scope: [AnyWorkID]) -> Bool { self.scope.starts(with: scope) }
+}
+
+/// The scope of one element of a lifted list.
+struct Element<ID: Hashable & Sendable>: Hashable, Sendable {
+  let list: AnyWorkID
+  let id: ID
+}
+
+/// A number for an element's work that has no id of its own, so it can be found and cancelled
+/// when the element leaves.
+struct Unnamed: Hashable, Sendable {
+  let number: Int
+  static let next = Atomic(0)
+}
+
+/// Lifts a part's plans into the whole's: environment, state, actions and work ids.
+struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable, S: Sendable>:
+  Sendable
+{
+  typealias Small = Effect<Environment, S, State<S, Void>>
+  typealias Big = Effect<BigEnvironment, BigState, State<BigState, Void>>
+
+  let environment: @Sendable (BigEnvironment) -> Environment
+  /// The part in the whole now: `nil` once an element has left its list.
+  let focus: @Sendable (BigState) -> S?
+  let action: @Sendable (State<S, Void>) -> State<BigState, Void>
+  /// Where the part's work is filed.
+  let scope: AnyWorkID
+  /// For an element of a list: called on the component's queue when the element's work starts.
+  let started: (@Sendable () -> Void)?
+
+  init(
+    environment: @escaping @Sendable (BigEnvironment) -> Environment,
+    path: WritableKeyPath<BigState, S> & Sendable
+  ) {
+    self.environment = environment
+    focus = { $0[keyPath: path] }
+    action = { $0.widen(path) }
+    scope = AnyWorkID(path)
+    started = nil
+  }
+
+  init<ID: Hashable & Sendable>(
+    environment: @escaping @Sendable (BigEnvironment) -> Environment,
+    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable, id: ID,
+    scope: AnyWorkID, started: @escaping @Sendable () -> Void
+  ) {
+    self.environment = environment
+    focus = { $0[keyPath: path][id: id] }
+    action = { $0.widen(path, id: id) }
+    self.scope = scope
+    self.started = started
+  }
+
+  func plan(_ plan: Plan<Environment, S, State<S, Void>>) -> Plan<
+    BigEnvironment, BigState, State<BigState, Void>
+  > {
+    switch plan {
+    case .none: .none
+    case .action(let action): .action(self.action(action))
+    case .steps(let steps): .steps(steps.map(effect))
+    }
+  }
+
+  /// `id` filed under this part; an element's unnamed work gets a name, so it can be found.
+  func scoped(_ id: AnyWorkID?) -> AnyWorkID? {
+    guard let id else {
+      guard started != nil else { return nil }
+      let number = Unnamed.next.wrappingAdd(1, ordering: .relaxed).newValue
+      return AnyWorkID(ScopedWorkID(scope: [scope], id: AnyWorkID(Unnamed(number: number))))
+    }
+    if let inner = id.base.base as? ScopedWorkID {
+      return AnyWorkID(ScopedWorkID(scope: [scope] + inner.scope, id: inner.id))
+    }
+    return AnyWorkID(ScopedWorkID(scope: [scope], id: id))
+  }
+
+  func effect(_ effect: Small) -> Big {
+    let (environment, focus, lift) = (environment, focus, action)
+    let lifted: Big
+    switch effect.kind {
+    case .action(let action):
+      return .action(lift(action))
+    case .cancel(let id):
+      return Big(.cancel(scoped(id) ?? id))
+    case .perform(let body):
+      lifted = .perform { whole, state in
+        if let part = focus(state) { body(environment(whole), part) }
+      }
+    case .task(let id, let whenRunning, let operation):
+      lifted = Big(
+        .task(scoped(id), whenRunning) { whole, state in
+          guard let part = focus(state) else { return .none }
+          return lift(await operation(environment(whole), part))
+        })
+    case .stream(let id, let operation):
+      lifted = Big(
+        .stream(scoped(id)) { whole, state, send in
+          guard let part = focus(state) else { return }
+          await operation(environment(whole), part, send.map(lift))
+        })
+    case .read(let next):
+      return .read { state in
+        guard let part = focus(state) else { return [] }
+        return next(part).map(self.effect)
+      }
+    }
+    guard let started else { return lifted }
+    // An element's work starts only while the element is in the list, and is then watched.
+    return .read { state in
+      guard focus(state) != nil else { return [] }
+      started()
+      return [lifted]
+    }
+  }
+}
+
+extension AnyWorkID {
+  /// The id as its part named it, without the scopes it was filed under.
+  package var unscoped: AnyHashable {
+    (base.base as? ScopedWorkID)?.id.base ?? base
+  }
+}

@@ -1,0 +1,93 @@
+#if canImport(Observation)
+  import Observation
+
+  /// A component as SwiftUI reads it: an `@Observable` model on the main actor whose `state`
+  /// follows the component, and whose lists hand out one observable object per row, so a view
+  /// that reads one row is invalidated by that row's changes only.
+  ///
+  /// ```swift
+  /// @State var model = ObservableComponent(ComonadicTodos.component(environment: live))
+  ///
+  /// var body: some View {
+  ///   let rows = model.list(\.rows)
+  ///   ForEach(rows.ids, id: \.self) { id in RowView(row: rows.row(id)) }  // one row each
+  ///   Button("Clear completed") { model.send(.clearCompleted) }
+  /// }
+  /// ```
+  ///
+  /// States arrive on the main actor in order; one older than a state already shown is
+  /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows
+  /// for fine-grained updates.
+  @MainActor @Observable
+  public final class ObservableComponent<
+    Environment: Sendable, S: Sendable, Input: Sendable, View
+  > {
+    /// The component's state, as of the last update delivered on the main actor.
+    public private(set) var state: S
+
+    @ObservationIgnored private let component: StoreComponent<Environment, S, Input, View>
+    @ObservationIgnored private var subscription: Subscription?
+    @ObservationIgnored private let delivery: MainActorDelivery<S>
+    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<S>] = [:]
+
+    /// Follows `component` from now on.
+    public init(_ component: StoreComponent<Environment, S, Input, View>) {
+      self.component = component
+      state = component.state
+      let box = WeakBox<ObservableComponent>()
+      let delivery = MainActorDelivery<S> { state in box.value?.apply(state) }
+      self.delivery = delivery
+      subscription = component.onEffect { delivery.send($0) }
+      box.value = self
+    }
+
+    /// Returns once every state the component had when this was called is shown (for tests).
+    public func settled() async { await delivery.settled() }
+
+    isolated deinit { subscription?.cancel() }
+
+    /// Sends `input` to the component.
+    public func send(_ input: Input) { component.send(input) }
+
+    /// The view of the state shown now.
+    public var view: View { component.space.peek(state) }
+
+    /// The observable list of the identified list at `path`: the same object every time.
+    public func list<ID: Hashable & Sendable, Row: Equatable & Sendable>(
+      _ path: KeyPath<S, IdentifiedList<ID, Row>> & Sendable
+    ) -> ObservableList<ID, Row> {
+      if let list = lists[path] as? ObservableListFollower<S, ID, Row> { return list.list }
+      let follower = ObservableListFollower(path: path, state: state)
+      lists[path] = follower
+      return follower.list
+    }
+
+    private func apply(_ new: S) {
+      state = new
+      for follower in lists.values { follower.follow(new) }
+    }
+  }
+#endif
+
+extension StoreComponent {
+  /// Calls `observer` on the main actor with `transform` of the state now, then whenever it
+  /// changes: what a UI that is not SwiftUI needs. Values hop to the main actor in order; one
+  /// older than a value already delivered is skipped.
+  @discardableResult
+  public func subscribeOnMainActor<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (S) -> Value,
+    _ observer: @escaping @MainActor @Sendable (Value) -> Void
+  ) -> Subscription {
+    let delivery = MainActorDelivery(observer)
+    let last = Lock<Value?>(nil)
+    return explorer.observe(initial: true, onlyOnChange: nil) { space in
+      let value = transform(space.position)
+      let changed = last.withLock { last -> Bool in
+        if let last, last == value { return false }
+        last = value
+        return true
+      }
+      if changed { delivery.send(value) }
+    }
+  }
+}
