@@ -82,7 +82,8 @@ public enum ComonadicCounter {
   }
 
   /// Saves the count the intent changed to, then logs how it went (C5, C6).
-  @Sendable public static func saveSteps(_ state: State) -> [StateEffect<CounterEnvironment, State>] {
+  @Sendable public static func saveSteps(_ state: State) -> [StateEffect<CounterEnvironment, State>]
+  {
     guard let count = state.countToSave else { return [] }
     return [
       .task(id: Work.save, whenRunning: .enqueue) { environment, _ in

@@ -169,9 +169,11 @@ final class ComonadicTodosDriver: AppDriver, Sendable {
   /// the list (R11).
   private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    let row = component.child(forEach: \.rows, id: id, input: { .intent(.row(id: id, $0)) }) {
-      row, _ in row.map { ComonadicTodoRow.render(id: id, $0) }
-    }
+    let render:
+      @Sendable (ComonadicTodoRow.State?, @escaping @Sendable (TodoRowIntent) -> Void) ->
+        TodoRowView? = { row, _ in row.map { ComonadicTodoRow.render(id: id, $0) } }
+    let input: @Sendable (TodoRowIntent) -> ComonadicTodos.Input = { .intent(.row(id: id, $0)) }
+    let row = component.child(forEach: \.rows, id: id, input: input, render: render)
     row.subscribe { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
@@ -218,8 +220,9 @@ final class ComonadicShellDriver: AppDriver, Sendable {
   /// One tab as a child of the shell, called when its view changes.
   private func observeTab(_ tab: ShellTab, _ observer: @escaping @Sendable (ShellChildView) -> Void)
   {
-    let render: @Sendable (ComonadicShell.State, @escaping @Sendable (ShellIntent) -> Void) ->
-      ShellChildView = { state, _ in ComonadicShell.childView(tab, state) }
+    let render:
+      @Sendable (ComonadicShell.State, @escaping @Sendable (ShellIntent) -> Void) ->
+        ShellChildView = { state, _ in ComonadicShell.childView(tab, state) }
     component.child(state: \.self, input: shellInput, render: render)
       .subscribe(distinctViews(observer))
   }

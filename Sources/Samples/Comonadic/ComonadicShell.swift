@@ -72,8 +72,10 @@ public enum ComonadicShell {
       ]
     case .resetAll:
       // H5: the children's resets as one action; their work cancelled first.
-      [ComonadicStopwatch.cancelTimer.widen(
-        transformEnvironment: \ShellEnvironment.stopwatch, transformState: \State.stopwatch)]
+      [
+        ComonadicStopwatch.cancelTimer.widen(
+          transformEnvironment: \ShellEnvironment.stopwatch, transformState: \State.stopwatch)
+      ]
         + ComonadicWeather.cancelAll.map {
           $0.widen(
             transformEnvironment: \ShellEnvironment.weather, transformState: \State.weather)

@@ -116,14 +116,16 @@ package enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
   }
 }
 
-/// Which elements of a lifted list left: given the focus after an action, the scopes whose
-/// work must be cancelled.
+/// Which elements of a lifted list left: given the focus after an action and the scope some
+/// work is filed under, whether that scope names an element no longer in its list. The
+/// component asks it for the scopes of its running work only; the dispatcher keeps no state,
+/// so one dispatcher serves any number of components.
 @usableFromInline
 package struct Departures<Focus>: Sendable {
-  @usableFromInline let scopes: @Sendable (Focus) -> [[AnyWorkID]]
+  @usableFromInline let isGone: @Sendable (Focus, ArraySlice<AnyWorkID>) -> Bool
 
-  @usableFromInline init(_ scopes: @escaping @Sendable (Focus) -> [[AnyWorkID]]) {
-    self.scopes = scopes
+  @usableFromInline init(_ isGone: @escaping @Sendable (Focus, ArraySlice<AnyWorkID>) -> Bool) {
+    self.isGone = isGone
   }
 }
 
@@ -137,4 +139,3 @@ public typealias InputsDispatcher<
   Environment: Sendable, Message: Sendable, Value: Sendable, Input
 > =
   Dispatcher<Environment, Value, Inputs<Message, Void>, Input>
-

@@ -88,6 +88,39 @@ extension TestDispatcher where S: Equatable {
   }
 }
 
+extension TestDispatcher where S: Equatable {
+  /// Asserts what `input` does to the child at `path` of `state`, exhaustively: the child
+  /// changes as `update` says and nothing else of `state` changes. For a dispatcher built with
+  /// ``Comonadic/Dispatcher/widen(transformEnvironment:transformState:transformInput:)``,
+  /// `input` is the parent's input that carries the child's; effects are listed by the child's
+  /// own ids.
+  public func expect<Child>(
+    _ input: Input, from state: S, child path: WritableKeyPath<S, Child>,
+    _ update: (inout Child) -> Void, effects: [EffectStep] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    expect(
+      input, from: state, { update(&$0[keyPath: path]) }, effects: effects, fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+
+  /// Asserts what `input` does to the element `id` of the list at `path`, exhaustively: the
+  /// element changes as `update` says and nothing else of `state` changes (no other row, no
+  /// other part). For a dispatcher built with
+  /// ``Comonadic/Dispatcher/forEach(transformEnvironment:transformState:transformInput:)``.
+  public func expect<ID: Hashable & Sendable, Element>(
+    _ input: Input, from state: S, forEach path: WritableKeyPath<S, IdentifiedList<ID, Element>>,
+    id: ID, _ update: (inout Element) -> Void, effects: [EffectStep] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    expect(
+      input, from: state, { $0[keyPath: path].update(id: id, update) }, effects: effects,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
 /// What one input did, run purely: see ``TestDispatcher``.
 public struct Outcome<S> {
   /// The state after each action, in order: one entry per visible update.

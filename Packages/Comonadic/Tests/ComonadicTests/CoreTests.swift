@@ -35,12 +35,27 @@ import Testing
     var core = TestCore(space: Store(position: 0) { $0 })
     let started = core.start(AnyWorkID("save"), isFinite: true)
     let first = try #require(started)
-    core.waiting[AnyWorkID("save")] = [Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: [])]
+    var line = WaitingLine<Waiting<Void, Int, State<Int, Void>>>()
+    line.append(Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: []))
+    core.waiting[AnyWorkID("save")] = line
     let (isLive, next) = core.complete(first.run)
     #expect(isLive)
     #expect(next?.waiting.focus == 1)
     #expect(core.runs.count == 1)
     #expect(core.waiting.isEmpty)
     #expect(core.runs.finiteCount == 1)
+  }
+
+  @Test func aWaitingLineTakesFromTheFrontInOrder() {
+    var line = WaitingLine<Int>()
+    for number in 0..<1_000 { line.append(number) }
+    var taken: [Int] = []
+    for _ in 0..<500 { taken.append(line.removeFirst()!) }
+    for number in 1_000..<1_200 { line.append(number) }
+    while let number = line.removeFirst() { taken.append(number) }
+    #expect(taken == Array(0..<1_200))
+    #expect(line.isEmpty)
+    // Taking from the front does not leave the taken items behind: the line compacts.
+    #expect(line.items.isEmpty && line.head == 0)
   }
 }

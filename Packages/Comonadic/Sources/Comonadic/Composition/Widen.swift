@@ -24,8 +24,9 @@ extension Dispatcher {
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
       environment: transformEnvironment, path: transformState)
     let departures = departures.map { inner in
-      Departures<BigState> { whole in
-        inner.scopes(whole[keyPath: transformState]).map { [lift.scope] + $0 }
+      Departures<BigState> { whole, scope in
+        guard scope.first == lift.scope else { return false }
+        return inner.isGone(whole[keyPath: transformState], scope.dropFirst())
       }
     }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
@@ -51,7 +52,9 @@ extension Dispatcher {
   /// element leaves the list, whatever removed it; its late results are dropped.
   ///
   /// - Complexity: O(1) per input and per action, whatever the length of the list.
-  public func forEach<BigEnvironment: Sendable, BigState: Sendable, BigInput, ID: Hashable & Sendable>(
+  public func forEach<
+    BigEnvironment: Sendable, BigState: Sendable, BigInput, ID: Hashable & Sendable
+  >(
     transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
     transformState: WritableKeyPath<BigState, IdentifiedList<ID, Focus>> & Sendable,
     transformInput: @escaping @Sendable (BigInput) -> (ID, Input)?
@@ -59,17 +62,11 @@ extension Dispatcher {
   where Action == State<Focus, Void> {
     let plan = plan
     let list = AnyWorkID(transformState)
-    // The elements whose work started: after each action, those no longer in the list leave.
-    let working = Lock<Set<ID>>([])
-    let departures = Departures<BigState> { whole in
-      working.withLock { ids -> [[AnyWorkID]] in
-        guard !ids.isEmpty else { return [] }
-        let rows = whole[keyPath: transformState]
-        let gone = ids.filter { !rows.contains(id: $0) }
-        guard !gone.isEmpty else { return [] }
-        ids.subtract(gone)
-        return gone.map { [AnyWorkID(Element(list: list, id: $0))] }
+    let departures = Departures<BigState> { whole, scope in
+      guard let element = scope.first?.base.base as? Element<ID>, element.list == list else {
+        return false
       }
+      return !whole[keyPath: transformState].contains(id: element.id)
     }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: [departures]
@@ -77,8 +74,7 @@ extension Dispatcher {
       guard let (id, input) = transformInput(input) else { return .none }
       let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
         environment: transformEnvironment, forEach: transformState, id: id,
-        scope: AnyWorkID(Element(list: list, id: id)),
-        started: { working.withLock { _ = $0.insert(id) } })
+        scope: AnyWorkID(Element(list: list, id: id)))
       return lift.plan(plan(input))
     }
   }
@@ -158,6 +154,9 @@ package struct ScopedWorkID: Hashable, Sendable {
 
   /// Whether this id lies in `scope` or below it.
   func lies(in scope: [AnyWorkID]) -> Bool { self.scope.starts(with: scope) }
+
+  /// The scope of `id` when it is filed under a part.
+  static func scope(of id: AnyWorkID) -> [AnyWorkID]? { (id.base.base as? ScopedWorkID)?.scope }
 }
 
 /// The scope of one element of a lifted list.
@@ -186,8 +185,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   let action: @Sendable (State<S, Void>) -> State<BigState, Void>
   /// Where the part's work is filed.
   let scope: AnyWorkID
-  /// For an element of a list: called on the component's queue when the element's work starts.
-  let started: (@Sendable () -> Void)?
+  /// Whether the part is an element of a list, which may leave it.
+  let isElement: Bool
 
   init(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
@@ -197,19 +196,19 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     focus = { $0[keyPath: path] }
     action = { $0.widen(path) }
     scope = AnyWorkID(path)
-    started = nil
+    isElement = false
   }
 
   init<ID: Hashable & Sendable>(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
     forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable, id: ID,
-    scope: AnyWorkID, started: @escaping @Sendable () -> Void
+    scope: AnyWorkID
   ) {
     self.environment = environment
     focus = { $0[keyPath: path][id: id] }
     action = { $0.widen(path, id: id) }
     self.scope = scope
-    self.started = started
+    isElement = true
   }
 
   func plan(_ plan: Plan<Environment, S, State<S, Void>>) -> Plan<
@@ -225,7 +224,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   /// `id` filed under this part; an element's unnamed work gets a name, so it can be found.
   func scoped(_ id: AnyWorkID?) -> AnyWorkID? {
     guard let id else {
-      guard started != nil else { return nil }
+      guard isElement else { return nil }
       let number = Unnamed.next.wrappingAdd(1, ordering: .relaxed).newValue
       return AnyWorkID(ScopedWorkID(scope: [scope], id: AnyWorkID(Unnamed(number: number))))
     }
@@ -265,13 +264,9 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
         return next(part).map(self.effect)
       }
     }
-    guard let started else { return lifted }
-    // An element's work starts only while the element is in the list, and is then watched.
-    return .read { state in
-      guard focus(state) != nil else { return [] }
-      started()
-      return [lifted]
-    }
+    guard isElement else { return lifted }
+    // An element's work starts only while the element is in the list.
+    return .read { state in focus(state) == nil ? [] : [lifted] }
   }
 }
 

@@ -120,19 +120,21 @@ where W.Action: Sendable, W.Focus: Sendable {
     return (true, (started, next))
   }
 
-  /// Removes the runs filed in any of `scopes` (elements that left their list) and the tasks
-  /// waiting under them, and drops what they queued. Returns their tasks to cancel.
-  mutating func remove(scopes: [[AnyWorkID]]) -> [Task<Void, Never>] {
-    let inScopes: (AnyWorkID) -> Bool = { id in
-      guard let scoped = id.base.base as? ScopedWorkID else { return false }
-      return scopes.contains { scoped.lies(in: $0) }
+  /// Removes the runs of list elements that are no longer in their list (and the tasks
+  /// waiting under them), and drops what they queued. Returns their tasks to cancel.
+  ///
+  /// - Complexity: O(running work); nothing when no work is running.
+  mutating func removeDeparted(_ departures: [Departures<W.Focus>]) -> [Task<Void, Never>] {
+    guard !runs.isEmpty else { return [] }
+    let focus = space.focus
+    let gone = runs.keys { key in
+      guard case .id(let id) = key, let scope = ScopedWorkID.scope(of: id) else { return false }
+      return departures.contains { $0.isGone(focus, scope[...]) }
     }
-    for id in waiting.keys where inScopes(id) { waiting[id] = nil }
-    let keys = runs.keys { key in
-      guard case .id(let id) = key else { return false }
-      return inScopes(id)
+    return gone.compactMap { key in
+      guard case .id(let id) = key else { return nil }
+      return remove(id)
     }
-    return keys.compactMap { runs.remove($0).flatMap { queue.drop($0) } }
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).

@@ -102,16 +102,15 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// removed is cancelled before observers hear of the change.
   @usableFromInline
   func applyWatchingDepartures(_ action: Action) -> Bool {
-    let applied = core.withLock { core -> (changed: Bool, space: W, [Subscriber<W>])? in
+    let departures = dispatcher.departures
+    let applied = core.withLock {
+      core -> (changed: Bool, space: W, [Subscriber<W>], [Task<Void, Never>])? in
       guard !core.phase.isStopped else { return nil }
       let changed = core.select(action)
-      return (changed, core.space, core.subscribers)
+      return (changed, core.space, core.subscribers, core.removeDeparted(departures))
     }
-    guard let (changed, space, observers) = applied else { return false }
-    let scopes = dispatcher.departures.flatMap { $0.scopes(space.focus) }
-    if !scopes.isEmpty {
-      for task in core.withLock({ $0.remove(scopes: scopes) }) { task.cancel() }
-    }
+    guard let (changed, space, observers, departed) = applied else { return false }
+    for task in departed { task.cancel() }
     for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
     return true
   }
