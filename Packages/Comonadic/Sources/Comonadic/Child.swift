@@ -11,11 +11,24 @@
 /// The parent's dispatcher handles the forwarded inputs; build it from the child's dispatcher
 /// with ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)``.
 public struct Child<S: Sendable, Input: Sendable, View>: Sendable {
-  let read: @Sendable () -> S
-  let observe: @Sendable (@escaping @Sendable (S) -> Void) -> Subscription
-  let render: @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
+  @usableFromInline let read: @Sendable () -> S
+  @usableFromInline let observe: @Sendable (@escaping @Sendable (S) -> Void) -> Subscription
+  @usableFromInline let render: @Sendable (S, @escaping @Sendable (Input) -> Void) -> View
   /// Sends an input of the child to the parent.
   public let handle: @Sendable (Input) -> Void
+
+  @inlinable
+  init(
+    read: @escaping @Sendable () -> S,
+    observe: @escaping @Sendable (@escaping @Sendable (S) -> Void) -> Subscription,
+    render: @escaping @Sendable (S, @escaping @Sendable (Input) -> Void) -> View,
+    handle: @escaping @Sendable (Input) -> Void
+  ) {
+    self.read = read
+    self.observe = observe
+    self.render = render
+    self.handle = handle
+  }
 
   /// Sends `input` to the parent, as the parent's input it was made into.
   public func send(_ input: Input) { handle(input) }
@@ -41,6 +54,7 @@ extension Child where S: Equatable {
   ///
   /// - Complexity: O(1) per action besides reading the part (for a list's element, a lookup by
   ///   id), whatever the size of the parent's state.
+  @inlinable
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
     let (render, handle) = (render, handle)
@@ -60,6 +74,7 @@ extension Child where S: Equatable {
 extension StoreComponent {
   /// A child showing the part `state` of this component's state, whose inputs reach this
   /// component through `input`.
+  @inlinable
   public func child<ChildState: Sendable, ChildInput: Sendable, ChildView>(
     state: KeyPath<S, ChildState> & Sendable,
     input: @escaping @Sendable (ChildInput) -> Input,
@@ -85,6 +100,7 @@ extension StoreComponent {
   /// }
   /// row.subscribe { view in ... }  // called when row 7 changes, never for another row
   /// ```
+  @inlinable
   public func child<ID: Hashable & Sendable, Element: Sendable, ChildInput: Sendable, ChildView>(
     forEach path: KeyPath<S, IdentifiedList<ID, Element>> & Sendable, id: ID,
     input: @escaping @Sendable (ChildInput) -> Input,

@@ -216,6 +216,33 @@ func makeList(_ count: Int, work: RowWork) -> StoreComponent<RowWork, List, List
     _ = subscriptions
   }
 
+  @Test func aLongChainOfObserverDrivenInputsWithQueuedSavesGoesThrough() async {
+    // Each increment queues a save behind the one running (`.enqueue`); an observer sends the
+    // next increment. 20,000 saves wait in line at most: taking each from the front of the
+    // line must not copy the line.
+    let saved = Recorder<Int>()
+    let dispatcher = StateDispatcher<Void, Int, Void>.workflow { _ in
+      [
+        .action(.modify { $0 + 1 }),
+        .read { count in
+          [
+            .task(id: "save", whenRunning: .enqueue) { _, _ in
+              saved.append(count)
+              return .none
+            }
+          ]
+        },
+      ]
+    }
+    let component = StoreComponent(
+      initialState: 0, dispatcher: dispatcher, render: { count, _ in count })
+    let handle = component.handle
+    component.subscribe { count in if count < 20_000 { handle(()) } }
+    await component.idle()
+    #expect(component.state == 20_000)
+    #expect(saved.all == Array(1...20_000))
+  }
+
   @Test func combineRunsTheSecondDispatchersStepsAfterTheFirstsWork() async {
     let gate = Gate()
     let first = StateDispatcher<Void, [String], String>.workflow { input in

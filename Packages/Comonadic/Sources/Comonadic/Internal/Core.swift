@@ -10,13 +10,15 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// An action a stream sent.
   case sent(W.Action, from: Run<AnyWorkID>)
   case subscribe(Subscriber<W>, initial: Bool)
+  /// Work done in turn with the queue, given the space then: a view observer joining its fan.
+  case join(@Sendable (W) -> Void)
 }
 
 extension Message: RunMessage {
   @usableFromInline var origin: Run<AnyWorkID>? {
     switch self {
     case .result(_, let from, _), .sent(_, let from): from
-    case .plan, .subscribe: nil
+    case .plan, .subscribe, .join: nil
     }
   }
 }
@@ -112,9 +114,11 @@ where W.Action: Sendable, W.Focus: Sendable {
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {
     guard isLive(run), runs.finish(run) else { return (false, nil) }
-    guard case .id(let id) = run.key, let next = waiting[id]?.removeFirst() else {
-      return (true, nil)
-    }
+    // Looked up before it is changed: changing a dictionary's entry in place costs an
+    // allocation even when there is no entry.
+    guard case .id(let id) = run.key, waiting[id] != nil,
+      let next = waiting[id]?.removeFirst()
+    else { return (true, nil) }
     if waiting[id]?.isEmpty == true { waiting[id] = nil }
     guard let (started, _) = runs.start(id: id, isFinite: true) else { return (true, nil) }
     return (true, (started, next))

@@ -35,7 +35,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   deinit { stop() }
 
-  var space: W { core.withLock { $0.space } }
+  @usableFromInline var space: W { core.withLock { $0.space } }
 
   /// Handles `input` now, or queues it behind the message being handled.
   ///
@@ -260,6 +260,9 @@ where W.Action: Sendable, W.Focus: Sendable {
       }
     case .sent(let action, _):
       _ = apply(action)
+    case .join(let body):
+      guard let space = core.withLock({ $0.phase.isStopped ? nil : $0.space }) else { return }
+      body(space)
     case .subscribe(let observer, let initial):
       guard
         let space = core.withLock({ core -> W? in
@@ -268,11 +271,14 @@ where W.Action: Sendable, W.Focus: Sendable {
           return core.space
         })
       else { return }
-      if initial { observer.notify(space) }
+      if initial {
+        observer.notify(space)
+      }
     }
   }
 
   /// Adds an observer of the space, in turn with the queue.
+  @usableFromInline
   func observe(
     initial: Bool, onlyOnChange isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?,
     _ notify: @escaping @Sendable (W) -> Void
@@ -290,6 +296,27 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
   }
 
+  /// Runs `body` in turn with the queue, with the space then; nothing after stop.
+  @usableFromInline
+  func inTurn(_ body: @escaping @Sendable (W) -> Void) {
+    if core.withLock({ $0.enqueue(.join(body)) }) { drain() }
+  }
+
+  /// Adds an observer at once; only from work run ``inTurn(_:)``.
+  @usableFromInline
+  func attach(
+    onlyOnChange isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?,
+    _ notify: @escaping @Sendable (W) -> Void
+  ) {
+    core.withLock { core in
+      guard !core.phase.isStopped else { return }
+      core.nextObserverID += 1
+      core.subscribers.append(
+        Subscriber(id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify))
+      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+    }
+  }
+
   func stop() {
     core.withLock { $0.stop() }.complete()
   }
@@ -303,6 +330,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 public final class Subscription: Sendable {
   private let onCancel: Lock<(@Sendable () -> Void)?>
 
+  @usableFromInline
   init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
 
   /// Stops the observer from being called; calling it again does nothing.
