@@ -1,7 +1,8 @@
 /// Where a machine's `process` runs.
 ///
-/// simprokmachine's `.main` and `.new` were dispatch queues; `.main` never runs on Linux unless
-/// the main queue is pumped. Here both choices work everywhere.
+/// simprokmachine's `.main` and `.new` were dispatch queues. Here `.main` is the main actor, so
+/// it runs wherever the main actor does (an app, a test, an async `main`), and `.new` and
+/// `.shared` need no queue at all.
 public enum MachineQueue: Sendable, Hashable {
   /// The flow's single mailbox: `process` runs on whichever thread handles the flow's queue, one
   /// call at a time for the whole flow, in a deterministic order. The default, and what tests
@@ -10,6 +11,9 @@ public enum MachineQueue: Sendable, Hashable {
   /// A serial mailbox of the machine's own: `process` runs as a task on the flow's executor,
   /// one call at a time for this machine, concurrently with other machines.
   case new
+  /// The main actor: `process` always runs there, one call at a time, in order. What a
+  /// machine that updates a UI (an ``ObservableMachine``) uses.
+  case main
 }
 
 /// A machine that does the work: it processes inputs and emits outputs through its callback.
@@ -123,6 +127,7 @@ public struct Machine<Input: Sendable, Output: Sendable>: Sendable {
       switch child.queue {
       case .shared: return node
       case .new: return Node(mailbox: Mailbox(node), host: wiring.host)
+      case .main: return Node(mailbox: Mailbox(node, onMainActor: true), host: wiring.host)
       }
     }
   }

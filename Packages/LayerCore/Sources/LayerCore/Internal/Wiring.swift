@@ -96,8 +96,8 @@ protocol FlowHost: AnyObject, Sendable {
   func cancelRuns(machines: ClosedRange<Int>)
 }
 
-/// The calls waiting for a machine on ``MachineQueue/new``; they run as the flow's work, one at a
-/// time, in order.
+/// The calls waiting for a machine on ``MachineQueue/new`` or ``MachineQueue/main``; they run
+/// as the flow's work, one at a time, in order (on the main actor for `.main`).
 @usableFromInline
 final class Mailbox<Input>: Sendable {
   enum Call {
@@ -106,10 +106,14 @@ final class Mailbox<Input>: Sendable {
   }
 
   private let node: Node<Input>
+  private let onMainActor: Bool
   private let calls = Lock<(waiting: [Call], isRunning: Bool)>(([], false))
 
   @usableFromInline
-  init(_ node: Node<Input>) { self.node = node }
+  init(_ node: Node<Input>, onMainActor: Bool = false) {
+    self.node = node
+    self.onMainActor = onMainActor
+  }
 
   func post(_ call: Call, host: WeakHost) {
     let mustRun = calls.withLock { calls -> Bool in
@@ -121,12 +125,21 @@ final class Mailbox<Input>: Sendable {
     guard mustRun else { return }
     // The task holds the flow weakly, like all work: a released flow is freed mid-drain.
     host.host?.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
-      while let call = next() {
-        guard host.host?.isLive(run) == true else { continue }
-        switch call {
-        case .start: node.start()
-        case .input(let input): node.process(input)
-        }
+      if onMainActor {
+        await MainActor.run { self.deliver(run, host) }
+      } else {
+        deliver(run, host)
+      }
+    }
+  }
+
+  /// Calls the machine with every call waiting, as long as the flow runs.
+  private func deliver(_ run: Run<OwnedWorkID>, _ host: WeakHost) {
+    while let call = next() {
+      guard host.host?.isLive(run) == true else { continue }
+      switch call {
+      case .start: node.start()
+      case .input(let input): node.process(input)
       }
     }
   }
