@@ -76,7 +76,9 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
       let view = await currentView()
       await children.observeShown(view, input: input, driver: driver)
       await executor.settle(driver)
-      return App.screen(view, children: children.current, input: input) + notices.lines
+      // Views hold outside text as received; the screen shows it safely (SPEC L1).
+      return App.screen(view, children: children.current, input: input).map(ScreenText.safe)
+        + notices.lines
     }
 
     var screens = [Screen(label: "start", lines: await lines())]

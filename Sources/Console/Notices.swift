@@ -25,11 +25,12 @@ public final class Notices: Sendable {
   }
 
   /// The notice lines: `log: …`, then `! …` for each line of the problem, each only when
-  /// there is one.
+  /// there is one. Outside text in them is made safe and cut (SPEC L1): a notice line never
+  /// holds a control character nor more than ``ScreenText/noticeLimit`` characters of text.
   public var lines: [String] {
     state.withLock { state in
-      (state.log.map { ["log: \($0)"] } ?? [])
-        + (state.problem?.split(separator: "\n").map { "! \($0)" } ?? [])
+      (state.log.map { ["log: " + ScreenText.notice($0)] } ?? [])
+        + (state.problem?.split(separator: "\n").map { "! " + ScreenText.notice($0) } ?? [])
     }
   }
 

@@ -174,4 +174,50 @@ import Testing
     ]
     #expect(screens.last?.lines == searchFailure)
   }
+
+  /// A server whose place names hold escape sequences and whose error reason is long and
+  /// holds line breaks: the screen shows them, never acts on them, and cuts the notice
+  /// (SPEC L1).
+  @Test func hostileServerTextIsShownSafely() async throws {
+    let hostileName = #"Ber\u001b]0;pwned\u0007\u001b[2Jlin\r\nX\u202e"#
+    let reason = "down\n\u{1B}[2J" + String(repeating: "r", count: 5_000)
+    let escapedReason = reason.replacingOccurrences(of: "\n", with: "\\n")
+      .replacingOccurrences(of: "\u{1B}", with: "\\u001b")
+    let server = try LocalHTTPServer { target in
+      if target.hasPrefix("/v1/search?name=Berlin&") {
+        return .json(
+          #"{"results":[{"id":1,"name":""# + hostileName
+            + #"","latitude":1.5,"longitude":2.5,"country":"Germany"}]}"#)
+      }
+      return .json(#"{"error":true,"reason":""# + escapedReason + #""}"#, status: 500)
+    }
+    defer { server.stop() }
+    let clock = VirtualClock()
+    let notices = Notices()
+    let (reports, reported) = AsyncStream.makeStream(of: Void.self)
+    let service = OpenMeteoService(geocodingURL: server.url, forecastURL: server.url) {
+      notices.problem($0?.description)
+      reported.yield()
+    }
+    let architecture = try #require(Catalog.architecture(named: "baseline"))
+    let wait: ConsoleSession<WeatherApp>.Wait = { duration, settle in
+      await ConsoleSession<WeatherApp>.advancing(clock)(duration, settle)
+      var iterator = reports.makeAsyncIterator()
+      _ = await iterator.next()
+      await settle()
+    }
+    let session = ConsoleSession(
+      implementation: architecture.weather, notices: notices, wait: wait
+    ) { WeatherEnvironment(service: service, clock: clock, executor: $0) }
+    let screens = await session.run(try Script("Berlin{300ms}x{300ms}"))
+    let lines = screens.flatMap(\.lines)
+    #expect(lines.contains { $0.contains("Ber␛]0;pwned␇␛[2Jlin␍␊X\u{FFFD}") })
+    for line in lines {
+      #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+      #expect(line.count <= 2 + ScreenText.noticeLimit, "\(line.prefix(80))")
+    }
+    let notice = try #require(lines.first { $0.hasPrefix("! 127.0.0.1 answered HTTP 500") })
+    #expect(notice.hasPrefix("! 127.0.0.1 answered HTTP 500: down␊␛[2Jrrr"))
+    #expect(notice.hasSuffix("…"))
+  }
 }

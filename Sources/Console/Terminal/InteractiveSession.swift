@@ -104,10 +104,18 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
     state.withLock { state in
       guard !state.isFinished, let view = state.view else { return }
       let width = max(10, terminal.columns - 1)
-      // Long lines (a notice with a URL) wrap onto the next lines rather than being cut.
+      let height = max(3, terminal.rows - 1)
+      // Long lines (a notice with a URL) wrap onto the next lines rather than being cut; what
+      // would not fit on screen is neither made safe, wrapped nor written (SPEC L3), so a key
+      // costs what is visible, however long a line.
       let screen = App.screen(view, children: children.current, input: state.input)
-      let lines = ([title, ""] + screen + notices.lines).flatMap {
-        wrapped($0, width: width)
+      var lines: [String] = []
+      for line in [title, ""] + screen + notices.lines {
+        let room = height - lines.count
+        guard room > 0 else { break }
+        // Views hold outside text as received; the screen shows it safely (SPEC L1).
+        let visible = ScreenText.safe(line.prefix(room * width))
+        lines += wrapped(visible, width: width, limit: room)
       }
       var frame = "\r"
       if state.drawnLines > 1 { frame += "\u{1B}[\(state.drawnLines - 1)A" }
@@ -118,17 +126,38 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
   }
 }
 
-/// `line` in pieces of at most `width` characters, broken at spaces where possible.
-func wrapped(_ line: String, width: Int) -> [String] {
+/// `line` in pieces of at most `width` characters, broken after the last space of a piece
+/// where there is one; at most `limit` pieces (the rest is not looked at).
+///
+/// - Complexity: O(n): one pass over the characters (each piece is counted once, not the
+///   rest of the line for every piece).
+func wrapped(_ line: String, width: Int, limit: Int = .max) -> [String] {
+  precondition(width > 0 && limit > 0)
   var pieces: [String] = []
-  var rest = Substring(line)
-  while rest.count > width {
-    let limit = rest.index(rest.startIndex, offsetBy: width)
-    let cut = rest[..<limit].lastIndex(of: " ").map { rest.index(after: $0) } ?? limit
-    pieces.append(String(rest[..<cut]))
-    rest = rest[cut...]
+  var start = line.startIndex
+  var index = start
+  var count = 0
+  // The index just after the last space of the current piece, and how many characters lie
+  // from the piece's start up to it.
+  var afterSpace: (index: String.Index, count: Int)?
+  while index != line.endIndex {
+    if count == width {
+      // The piece is full and more follows: cut after its last space, or at the width.
+      let cut = afterSpace ?? (index, count)
+      pieces.append(String(line[start..<cut.index]))
+      if pieces.count == limit { return pieces }
+      start = cut.index
+      count -= cut.count
+      afterSpace = nil
+      continue
+    }
+    let character = line[index]
+    index = line.index(after: index)
+    count += 1
+    if character == " " { afterSpace = (index, count) }
   }
-  return pieces + [String(rest)]
+  pieces.append(String(line[start...]))
+  return pieces
 }
 
 /// Reads keys on a thread of its own (never blocking the concurrency pool) into a stream.

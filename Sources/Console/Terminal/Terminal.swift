@@ -94,6 +94,13 @@ final class RawTerminal: Sendable {
     return Int(size.ws_col)
   }
 
+  /// The terminal's height in rows (24 when unknown).
+  var rows: Int {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+    return Int(size.ws_row)
+  }
+
   /// Writes `text` to standard output, all of it.
   func output(_ text: String) {
     var bytes = Array(text.utf8)

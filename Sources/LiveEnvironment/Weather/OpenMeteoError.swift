@@ -1,3 +1,5 @@
+import ArchitectureApps
+
 /// Why a request to Open-Meteo failed (W11). The app shows every one of them as a failed search
 /// or a failed forecast; the description says what happened.
 public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
@@ -30,7 +32,8 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
     case .unreachable(let host, let reason): "cannot reach \(host): \(reason)"
     case .timedOut(let host, let after): "\(host) did not answer within \(after)"
     case .status(let host, let code, let reason):
-      "\(host) answered HTTP \(code)" + (reason.map { ": \($0)" } ?? "")
+      // The server's words, with any line break shown rather than acted on (SPEC L1).
+      "\(host) answered HTTP \(code)" + (reason.map { ": " + ScreenText.safe($0) } ?? "")
     case .tooLarge(let host, let bytes, let limit):
       "\(host) sent \(bytes) bytes, more than the \(limit) accepted"
     case .notUTF8(let host): "\(host) sent a body that is not UTF-8"
