@@ -152,6 +152,72 @@ import Testing
     #expect(error == .malformed(host: "127.0.0.1", reason: "missing field 'results.[0].latitude'"))
   }
 
+  @Test(arguments: [
+    (95.0, 13.4, "results.[1].latitude: 95.0 is outside -90…90"),
+    (-90.5, 13.4, "results.[1].latitude: -90.5 is outside -90…90"),
+    (52.5, 180.5, "results.[1].longitude: 180.5 is outside -180…180"),
+    (52.5, -181.0, "results.[1].longitude: -181.0 is outside -180…180"),
+  ])
+  func anImpossiblePlaceFailsTheSearchNamingTheField(
+    latitude: Double, longitude: Double, reason: String
+  ) async throws {
+    let error = try await searchError(
+      .json(
+        #"{"results":[{"id":1,"name":"Berlin","latitude":52.5,"longitude":13.4},"#
+          + #"{"id":2,"name":"X","latitude":\#(latitude),"longitude":\#(longitude)}]}"#))
+    // One impossible place fails the whole search.
+    #expect(error == .malformed(host: "127.0.0.1", reason: reason))
+  }
+
+  @Test func placesAtTheEndsOfTheRangesAreAccepted() async throws {
+    try await withServer(
+      .json(
+        #"{"results":[{"id":1,"name":"N","latitude":90,"longitude":180},"#
+          + #"{"id":2,"name":"S","latitude":-90,"longitude":-180}]}"#)
+    ) { service, _ in
+      let places = try await service.search("Berlin")
+      #expect(places.map(\.latitude) == [90, -90])
+    }
+  }
+
+  /// A forecast whose `current` holds these values, as Open-Meteo would send it.
+  static func forecast(temperature: String, wind: String) -> String {
+    #"{"current":{"temperature_2m":\#(temperature),"weather_code":2,"wind_speed_10m":\#(wind)}}"#
+  }
+
+  @Test(arguments: [
+    ("-120.0", "1", "current.temperature_2m: -120.0 is outside -100…100 °C"),
+    ("100.05", "1", "current.temperature_2m: 100.05 is outside -100…100 °C"),
+    ("1e+308", "1", "current.temperature_2m: 1e+308 is outside -100…100 °C"),
+    ("12", "-1", "current.wind_speed_10m: -1.0 is below 0"),
+  ])
+  func anImpossibleForecastFailsNamingTheField(
+    temperature: String, wind: String, reason: String
+  ) async throws {
+    let berlin = Place(
+      id: 1, name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41)
+    try await withServer(.json(Self.forecast(temperature: temperature, wind: wind))) {
+      service, _ in
+      do {
+        let forecast = try await service.forecast(for: berlin)
+        Issue.record("expected a failure, got \(forecast)")
+      } catch let error as OpenMeteoError {
+        #expect(error == .malformed(host: "127.0.0.1", reason: reason))
+      }
+    }
+  }
+
+  @Test(arguments: [("-100", "0"), ("100", "-0"), ("-0.0", "250")])
+  func forecastsAtTheEndsOfTheRangesAreAccepted(temperature: String, wind: String) async throws {
+    let berlin = Place(
+      id: 1, name: "Berlin", country: "Germany", latitude: 52.52, longitude: 13.41)
+    try await withServer(.json(Self.forecast(temperature: temperature, wind: wind))) {
+      service, _ in
+      let forecast = try await service.forecast(for: berlin)
+      #expect(forecast.weatherCode == 2)
+    }
+  }
+
   @Test func aTruncatedBodyIsAFailure() async throws {
     let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
     let error = try await searchError(.raw(Array((head + Self.berlin.prefix(60)).utf8)))
@@ -181,7 +247,15 @@ import Testing
   @Test func noAnswerWithinTheTimeLimitIsAFailure() async throws {
     let error = try await searchError(.silence, timeout: .milliseconds(300))
     #expect(error == .timedOut(host: "127.0.0.1", after: .milliseconds(300)))
-    #expect(error?.isConnectivityProblem == true)
+    // A slow server is reachable: no "No network?" hint, just how long it was given (L6).
+    #expect(error?.isConnectivityProblem == false)
+    #expect(error?.description == "no answer from 127.0.0.1 within 0.3 s")
+    #expect(
+      OpenMeteoError.timedOut(host: "h", after: .seconds(10)).description
+        == "no answer from h within 10 s")
+    #expect(
+      OpenMeteoError.timedOut(host: "h", after: .milliseconds(1_050)).description
+        == "no answer from h within 1.05 s")
   }
 
   @Test func anAnswerThatNeverEndsTimesOut() async throws {

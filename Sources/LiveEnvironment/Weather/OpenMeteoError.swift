@@ -19,10 +19,11 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
   case transport(host: String, reason: String)
 
   /// Whether the network, rather than the server, is the problem; offline use needs recorded
-  /// responses then.
+  /// responses then. A server that is slow to answer is reachable: a timeout is not one
+  /// (SPEC L6).
   public var isConnectivityProblem: Bool {
     switch self {
-    case .unreachable, .timedOut: true
+    case .unreachable: true
     default: false
     }
   }
@@ -30,7 +31,7 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreachable(let host, let reason): "cannot reach \(host): \(reason)"
-    case .timedOut(let host, let after): "\(host) did not answer within \(after)"
+    case .timedOut(let host, let after): "no answer from \(host) within \(Self.seconds(after)) s"
     case .status(let host, let code, let reason):
       // The server's words, with any line break shown rather than acted on (SPEC L1).
       "\(host) answered HTTP \(code)" + (reason.map { ": " + ScreenText.safe($0) } ?? "")
@@ -40,5 +41,17 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
     case .malformed(let host, let reason): "\(host) sent unexpected JSON: \(reason)"
     case .transport(let host, let reason): "request to \(host) failed: \(reason)"
     }
+  }
+
+  /// `duration` in seconds, in plain digits: `10`, `0.3`, `1.5`.
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    let whole = milliseconds / 1000
+    var fraction = String(abs(milliseconds % 1000))
+    guard fraction != "0" else { return "\(whole)" }
+    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(whole).\(fraction)"
   }
 }

@@ -104,7 +104,14 @@ public struct OpenMeteoService: WeatherService {
       throw .notUTF8(host: host)
     }
     do {
-      return try JSONDecoder().decode(Body.self, from: response.body)
+      let body = try JSONDecoder().decode(Body.self, from: response.body)
+      // Values are checked as received, before anything rounds them (SPEC L6).
+      if let problem = (body as? any CheckedResponse)?.problem {
+        throw OpenMeteoError.malformed(host: host, reason: problem)
+      }
+      return body
+    } catch let error as OpenMeteoError {
+      throw error
     } catch let error as DecodingError {
       throw .malformed(host: host, reason: Self.describe(error))
     } catch {
@@ -208,6 +215,39 @@ struct ForecastResponse: Decodable {
     }
   }
   var current: Current
+}
+
+/// A response whose values are checked against what is physically possible (SPEC L6).
+protocol CheckedResponse {
+  /// What is impossible in it, naming the field as the API spells it; `nil` when all is well.
+  var problem: String? { get }
+}
+
+extension SearchResponse: CheckedResponse {
+  var problem: String? {
+    for (index, place) in (results ?? []).enumerated() {
+      if !(-90...90).contains(place.latitude) {
+        return "results.[\(index)].latitude: \(place.latitude) is outside -90…90"
+      }
+      if !(-180...180).contains(place.longitude) {
+        return "results.[\(index)].longitude: \(place.longitude) is outside -180…180"
+      }
+    }
+    return nil
+  }
+}
+
+extension ForecastResponse: CheckedResponse {
+  var problem: String? {
+    if !(-100...100).contains(current.temperature) {
+      return "current.temperature_2m: \(current.temperature) is outside -100…100 °C"
+    }
+    // -0 is 0.
+    if current.windSpeed < 0 || current.windSpeed.isNaN {
+      return "current.wind_speed_10m: \(current.windSpeed) is below 0"
+    }
+    return nil
+  }
 }
 
 /// Open-Meteo's error body: `{"error": true, "reason": "…"}`.
