@@ -37,14 +37,7 @@ where App.Child == NoChild, App.ChildIntent == NoChild {
 
   func start(observer: @escaping @Sendable (App.View) -> Void) async {
     // The component notifies after every state change; the kit wants changed views only.
-    let last = Mutex<App.View?>(nil)
-    subscribe { view in
-      let isNew = last.withLock { last in
-        defer { last = view }
-        return last != view
-      }
-      if isNew { observer(view) }
-    }
+    subscribe(distinctViews(observer))
     appear()
   }
 

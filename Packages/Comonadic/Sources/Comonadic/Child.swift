@@ -58,16 +58,7 @@ extension Child where S: Equatable {
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
     let (render, handle) = (render, handle)
-    let last = Lock<S?>(nil)
-    return observe { state in
-      // Observers are called one at a time, in order, so this lock is never contended.
-      let changed = last.withLock { last -> Bool in
-        if let last, last == state { return false }
-        last = state
-        return true
-      }
-      if changed { observer(render(state, handle)) }
-    }
+    return observe(distinct({ $0 }, { observer(render($0, handle)) }))
   }
 }
 

@@ -79,15 +79,7 @@ extension StoreComponent {
     _ observer: @escaping @MainActor @Sendable (Value) -> Void
   ) -> Subscription {
     let delivery = MainActorDelivery(observer)
-    let last = Lock<Value?>(nil)
-    return explorer.observe(initial: true, onlyOnChange: nil) { space in
-      let value = transform(space.position)
-      let changed = last.withLock { last -> Bool in
-        if let last, last == value { return false }
-        last = value
-        return true
-      }
-      if changed { delivery.send(value) }
-    }
+    return explorer.observe(
+      initial: true, onlyOnChange: nil, distinct({ transform($0.position) }, { delivery.send($0) }))
   }
 }
