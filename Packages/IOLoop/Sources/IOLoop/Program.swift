@@ -130,7 +130,23 @@ where
     let state = locked.pointee.state
     core.unlock()
     for observer in observers { observer.notify(state) }
-    handle(outputs)
+    if !outputs.isEmpty { handle(outputs) }
+    endDrain()
+  }
+
+  /// Ends the drain `send` claimed, unless something was queued meanwhile (or the program
+  /// stopped, or somebody waits): then it drains. One lock round in the usual case.
+  @inlinable
+  func endDrain() {
+    core.lock()
+    let locked = core.value
+    if !locked.pointee.queue.hasNext, !locked.pointee.phase.isStopped,
+      locked.pointee.idleWaiters.isEmpty, locked.pointee.endWaiters.isEmpty
+    {
+      locked.pointee.queue.endDrain()
+      return core.unlock()
+    }
+    core.unlock()
     drain()
   }
 
