@@ -98,6 +98,22 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     locked.pointee.queue.startDraining()
     lock.unlock()
     deliver(state)
+    endDrain()
+  }
+
+  /// Ends the drain `send` claimed, unless something was queued meanwhile (or the flow
+  /// stopped, or somebody waits for idle): then it drains. One lock round in the usual case.
+  @inlinable
+  func endDrain() {
+    lock.lock()
+    let locked = lock.value
+    if !locked.pointee.queue.hasNext, !locked.pointee.phase.isStopped,
+      locked.pointee.idleWaiters.isEmpty
+    {
+      locked.pointee.queue.endDrain()
+      return lock.unlock()
+    }
+    lock.unlock()
     drain()
   }
 
