@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A running core: its state, its wired layers, the queue between them, and the work its
 /// machines started.
 ///
@@ -10,6 +12,12 @@
 /// send afterwards.
 public final class Flow<C: Core>: FlowHost, Sendable {
   @usableFromInline let lock: Lock<FlowState<C>>
+  /// Who handles the queue: ``DrainClaim/draining`` while a caller does, plus
+  /// ``DrainClaim/recheck`` when something it must look at happened meanwhile (a message
+  /// queued, a caller waiting for idle). Set only under the lock; the drainer clears it without
+  /// the lock when nothing happened, so a send that reduced under the lock and delivered outside
+  /// it takes the lock once.
+  @usableFromInline let claim = Atomic<Int>(0)
   @usableFromInline let core: C
   /// What the layers that get states do with a new one, in layer order, as one function: a
   /// chain of closures calls each layer's without the retain and release an array's element
@@ -74,7 +82,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
   package func start() {
-    let mustDrain = lock.withLock { $0.phase.start(&$0.queue, with: .start) }
+    let mustDrain = lock.withLock { flow -> Bool in
+      guard flow.phase == .created else { return false }
+      flow.phase = .running
+      flow.queue.insertNext(.start)
+      return claimOrRecheck()
+    }
     if mustDrain { drain() }
   }
 
@@ -88,33 +101,76 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     lock.lock()
     let locked = lock.value
     if locked.pointee.phase.isStopped { return lock.unlock() }
-    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.event(event, from: nil))
+    // Only the lock's holders set the claim, so a claim found free stays free while it is held.
+    if claim.load(ordering: .relaxed) != 0 || !locked.pointee.phase.isRunning {
+      let mustDrain = enqueue(.event(event, from: nil), in: locked)
       lock.unlock()
       if mustDrain { drain() }
       return
     }
     guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
-    locked.pointee.queue.startDraining()
+    claim.store(
+      locked.pointee.idleWaiters.isEmpty
+        ? DrainClaim.draining : DrainClaim.draining | DrainClaim.recheck,
+      ordering: .relaxed)
     lock.unlock()
     deliver(state)
-    endDrain()
+    // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
+    if !claim.compareExchange(
+      expected: DrainClaim.draining, desired: 0, ordering: .acquiringAndReleasing
+    ).exchanged {
+      drain()
+    }
   }
 
-  /// Ends the drain `send` claimed, unless something was queued meanwhile (or the flow
-  /// stopped, or somebody waits for idle): then it drains. One lock round in the usual case.
+  /// Queues `message` (the caller holds the lock); returns whether the caller must drain.
   @inlinable
-  func endDrain() {
-    lock.lock()
-    let locked = lock.value
-    if !locked.pointee.queue.hasNext, !locked.pointee.phase.isStopped,
-      locked.pointee.idleWaiters.isEmpty
-    {
-      locked.pointee.queue.endDrain()
-      return lock.unlock()
+  func enqueue(_ message: Message<C.Event>, in locked: UnsafeMutablePointer<FlowState<C>>)
+    -> Bool
+  {
+    guard !locked.pointee.phase.isStopped else { return false }
+    _ = locked.pointee.queue.append(message, mayDrain: false)
+    return locked.pointee.phase.isRunning && claimOrRecheck()
+  }
+
+  /// Claims the drain if nobody has it, or asks the drainer to look at the queue and the
+  /// waiters again before it lets go. Call it holding the lock; returns whether it claimed.
+  @inlinable
+  func claimOrRecheck() -> Bool {
+    var current = claim.load(ordering: .relaxed)
+    while true {
+      let isFree = current & DrainClaim.draining == 0
+      let (exchanged, found) = claim.compareExchange(
+        expected: current, desired: isFree ? DrainClaim.draining : current | DrainClaim.recheck,
+        ordering: .acquiringAndReleasing)
+      if exchanged { return isFree }
+      current = found
     }
-    lock.unlock()
-    drain()
+  }
+
+  /// The idle waiters to resume now (the caller holds the lock). While a drain is in progress
+  /// the drainer is asked to look again before it lets go; once it has let go, idle is decided
+  /// here.
+  @usableFromInline
+  func settledWaiters(_ flow: inout FlowState<C>) -> [CheckedContinuation<Void, Never>] {
+    if flow.idleWaiters.isEmpty { return [] }
+    if flow.phase.isStopped { return flow.idleWaiters.take(if: true) }
+    if recheckIfDraining() { return [] }
+    return flow.idleWaiters.take(if: flow.isIdle(draining: false))
+  }
+
+  /// Asks the drainer, if there is one, to look again; returns whether there was one.
+  @usableFromInline
+  func recheckIfDraining() -> Bool {
+    var current = claim.load(ordering: .relaxed)
+    while current & DrainClaim.draining != 0 {
+      let (exchanged, found) = claim.compareExchange(
+        expected: current, desired: current | DrainClaim.recheck,
+        ordering: .acquiringAndReleasing)
+      if exchanged { return true }
+      current = found
+    }
+    return false
   }
 
   /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
@@ -126,7 +182,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   /// Returns when no event is queued or handled and no finite work runs. Work started with
   /// ``WorkLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
   public func idle() async {
-    await lock.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      lock.withLock { flow in
+        flow.idleWaiters.append(continuation)
+        return settledWaiters(&flow)
+      }.resumeAll()
+    }
   }
 
   /// Hands `state` to every layer, in order.
@@ -139,8 +200,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     while true {
       lock.lock()
       let locked = lock.value
+      // The drainer looks at everything now, so what asked for a second look is seen.
+      claim.store(DrainClaim.draining, ordering: .relaxed)
       guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
-        let waiters = locked.pointee.endDrain()
+        locked.pointee.queue.endDrain(keepingCapacity: !locked.pointee.phase.isStopped)
+        claim.store(0, ordering: .releasing)
+        let waiters = locked.pointee.idleWaiters.take(if: locked.pointee.isIdle(draining: false))
         lock.unlock()
         waiters.resumeAll()
         return
@@ -169,10 +234,10 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   // MARK: FlowHost
 
   func receive(_ event: C.Event, from run: Run<OwnedWorkID>?) {
-    let mustDrain = lock.withLock { flow -> Bool in
-      guard flow.isLive(run) else { return false }
-      return flow.enqueue(.event(event, from: run))
-    }
+    lock.lock()
+    let locked = lock.value
+    let mustDrain = locked.pointee.isLive(run) && enqueue(.event(event, from: run), in: locked)
+    lock.unlock()
     if mustDrain { drain() }
   }
 
@@ -181,10 +246,10 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   @usableFromInline
   func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void) {
-    let mustDrain = lock.withLock { flow -> Bool in
-      guard flow.isLive(run) else { return false }
-      return flow.enqueue(.job(job, from: run))
-    }
+    lock.lock()
+    let locked = lock.value
+    let mustDrain = locked.pointee.isLive(run) && enqueue(.job(job, from: run), in: locked)
+    lock.unlock()
     if mustDrain { drain() }
   }
 
@@ -208,13 +273,15 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 
   func finish(_ run: Run<OwnedWorkID>) {
-    lock.withLock { $0.finish(run) }.resumeAll()
+    lock.withLock { flow in
+      flow.finish(run) ? settledWaiters(&flow) : []
+    }.resumeAll()
   }
 
   @usableFromInline
   func cancelRuns(machines: ClosedRange<Int>) {
     let (tasks, waiters) = lock.withLock { flow in
-      (flow.removeAll(machines: machines), flow.idleWaiters.take(if: flow.isIdle))
+      (flow.removeAll(machines: machines), settledWaiters(&flow))
     }
     for task in tasks { task.cancel() }
     waiters.resumeAll()
@@ -225,7 +292,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     let (task, waiters) = lock.withLock { flow in
       (
         flow.remove(.id(OwnedWorkID(owner: machine, id: id))),
-        flow.idleWaiters.take(if: flow.isIdle)
+        settledWaiters(&flow)
       )
     }
     task?.cancel()
@@ -253,4 +320,13 @@ package struct FlowMonitor<Event>: Sendable {
     self.received = received
     self.emitted = emitted
   }
+}
+
+/// The values of a flow's drain claim.
+@usableFromInline
+enum DrainClaim {
+  /// A caller is handling the queue.
+  @usableFromInline static let draining = 1
+  /// Something happened that the drainer must look at before it lets go.
+  @usableFromInline static let recheck = 2
 }

@@ -36,9 +36,12 @@ struct FlowState<C: Core> {
 
   init() {}
 
-  /// Nothing queued or handled, and no finite work (R7's idle).
+  /// Nothing queued or handled, and no finite work (R7's idle); `draining` tells whether a
+  /// caller is handling the queue (the flow's claim says).
   @inlinable
-  var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
+  func isIdle(draining: Bool) -> Bool {
+    phase.isStopped || (!draining && !queue.hasNext && runs.finiteCount == 0)
+  }
 
   /// Reduces `event`; returns the new state if the reducer set one.
   ///
@@ -53,26 +56,12 @@ struct FlowState<C: Core> {
     }
   }
 
-  /// Appends `message`; returns whether the caller must drain (never before start).
-  @inlinable
-  mutating func enqueue(_ message: Message<C.Event>) -> Bool {
-    guard !phase.isStopped else { return false }
-    return queue.append(message, mayDrain: phase.isRunning)
-  }
-
   /// Whether what `run` sends still arrives (`nil`: not work, live until stopped).
   @usableFromInline
   func isLive(_ run: Run<OwnedWorkID>?) -> Bool {
     guard !phase.isStopped else { return false }
     guard let run else { return true }
     return runs.isLive(run)
-  }
-
-  /// Ends a drain; returns the waiters to resume.
-  @inlinable
-  mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle)
   }
 
   /// Files new work of `machine` under `id`, replacing what ran under it (what that queued is
@@ -110,10 +99,9 @@ struct FlowState<C: Core> {
     runs.remove(key).flatMap { queue.drop($0) }
   }
 
-  /// Ends `run` when its operation returns; returns the waiters to resume.
-  mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
-    guard isLive(run), runs.finish(run) else { return [] }
-    return idleWaiters.take(if: isIdle)
+  /// Ends `run` when its operation returns; returns whether it was live.
+  mutating func finish(_ run: Run<OwnedWorkID>) -> Bool {
+    isLive(run) && runs.finish(run)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
