@@ -7,19 +7,29 @@ import Workloads
 /// screen, so intents travel the way a tap would, through the UI layer's machine.
 struct LayerCoreDriver<App: SpecApp, C: Core>: AppDriver
 where App.Child == NoChild, App.ChildIntent == NoChild {
-  let core: C
-  let screen: Screen<App.View, App.Intent>
-  let flow = FlowBox<C>()
-  let executor: (any TaskExecutor)?
+  // Closures made where the core's and the screen's types are known: the kit calls a driver as
+  // `any AppDriver`, and what it reaches from there would otherwise run as generic code.
+  private let begin: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
+  private let sendIntent: @Sendable (App.Intent) -> Void
+  private let currentView: @Sendable () -> App.View
+  private let end: @Sendable () -> Void
 
-  func start(observer: @escaping @Sendable (App.View) -> Void) async {
-    screen.observe(observer)
-    flow.start(core, executor: executor)
+  init(core: C, screen: Screen<App.View, App.Intent>, executor: (any TaskExecutor)?) {
+    let flow = FlowBox()
+    begin = { observer in
+      screen.observe(observer)
+      flow.start(core, executor: executor)
+    }
+    sendIntent = { screen.send($0) }
+    currentView = { screen.view }
+    end = { flow.stop() }
   }
-  func send(_ intent: App.Intent) { screen.send(intent) }
-  var view: App.View { get async { screen.view } }
+
+  func start(observer: @escaping @Sendable (App.View) -> Void) async { begin(observer) }
+  func send(_ intent: App.Intent) { sendIntent(intent) }
+  var view: App.View { get async { currentView() } }
   func idle() async {}  // all work runs on the environment's executor, which the kit watches
-  func stop() async { flow.stop() }
+  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -72,7 +82,7 @@ final class LayerTodosDriver: AppDriver, Sendable {
   let core: LayerTodos.App
   let screen = Screen<TodosView, TodosIntent>(placeholder: .loading)
   let rows = RowScreens()
-  let flow = FlowBox<LayerTodos.App>()
+  let flow = FlowBox()
   let executor: (any TaskExecutor)?
   private let pending = PendingObservers<Int, TodoRowView?>()
 
@@ -123,7 +133,7 @@ final class LayerShellDriver: AppDriver, Sendable {
   typealias App = ShellApp
   let core: LayerShell.App
   let screens = LayerShell.Screens()
-  let flow = FlowBox<LayerShell.App>()
+  let flow = FlowBox()
   let executor: (any TaskExecutor)?
   private let pending = PendingObservers<ShellTab, ShellChildView>()
 
@@ -176,15 +186,15 @@ extension Implementation where App == ShellApp {
 // side-by-side: end
 
 /// The running flow of a driver, started once.
-final class FlowBox<C: Core>: Sendable {
-  private let flow = Mutex<Flow<C>?>(nil)
+final class FlowBox: Sendable {
+  private let stopFlow = Mutex<(@Sendable () -> Void)?>(nil)
 
-  func start(_ core: C, executor: (any TaskExecutor)?) {
+  func start<C: Core>(_ core: C, executor: (any TaskExecutor)?) {
     let started = core.start(executor: executor)
-    flow.withLock { $0 = started }
+    stopFlow.withLock { $0 = { started.stop() } }
   }
 
-  func stop() { flow.withLock { $0 }?.stop() }
+  func stop() { stopFlow.withLock { $0 }?() }
 }
 
 /// The benchmark counter as a core with three layers — a screen, a store and a log — that each

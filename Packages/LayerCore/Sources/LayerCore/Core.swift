@@ -50,6 +50,7 @@ extension Core {
   ///
   /// - Parameter executor: Where machines' work (and ``MachineQueue/new`` machines) runs; `nil`
   ///   for the global concurrent executor.
+  @inlinable
   public func start(executor: (any TaskExecutor)? = nil) -> Flow<Self> {
     let flow = Flow(core: self, executor: executor)
     flow.start()

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// ``stop()`` (or releasing the flow) cancels all work machines started and drops what they
 /// send afterwards.
-public final class Flow<C: Core>: FlowHost, Sendable {
+public final class Flow<C: Core>: Sendable {
   @usableFromInline let lock: Lock<FlowState<C>>
   /// Who handles the queue: ``DrainClaim/draining`` while a caller does, plus
   /// ``DrainClaim/recheck`` when something it must look at happened meanwhile (a message
@@ -26,20 +26,23 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   /// Each layer's first `process(nil)`, in order.
   @usableFromInline let starts: [@Sendable () -> Void]
   /// The layers' event mappings: held here only, so that a released flow frees them.
-  let routes: [any AnyObject & Sendable]
-  let executor: (any TaskExecutor)?
+  @usableFromInline let routes: [any AnyObject & Sendable]
+  @usableFromInline let executor: (any TaskExecutor)?
 
   /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
   /// and emits.
+  ///
+  /// Inlinable, like everything a flow calls while it is made, runs and stops, so that a core's
+  /// flow is compiled for its types, not run as generic code.
+  @inlinable
   package init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>? = nil) {
     self.core = core
     self.executor = executor
     lock = Lock(FlowState())
     let host = WeakHost()
-    // Typed, so an event reaches `receive` without a dynamic cast from `any FlowHost`.
-    let reference = FlowReference<C>()
     let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
-      reference.flow?.receive(event, from: run)
+      guard let flow = host.flow else { return }
+      unsafeDowncast(flow, to: Flow<C>.self).receive(event, from: run)
     }
     let ids = MachineIDs()
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
@@ -55,19 +58,36 @@ public final class Flow<C: Core>: FlowHost, Sendable {
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
     routes = layers.compactMap { $0.route }
-    var deliverAll: @Sendable (C.State) -> Void = { _ in }
+    deliverAll = Self.chain(layers)
+    starts = layers.map { $0.start }
+    host.calls = HostCalls(
+      isLive: { unsafeDowncast($0, to: Flow<C>.self).isLive($1) },
+      enqueue: { unsafeDowncast($0, to: Flow<C>.self).enqueue(from: $1, $2) },
+      startRun: {
+        unsafeDowncast($0, to: Flow<C>.self).startRun(
+          machine: $1, id: $2, lifetime: $3, operation: $4)
+      },
+      cancelRun: { unsafeDowncast($0, to: Flow<C>.self).cancelRun(machine: $1, id: $2) },
+      cancelRuns: { unsafeDowncast($0, to: Flow<C>.self).cancelRuns(machines: $1) })
+    host.flow = self
+  }
+
+  /// What the layers that get states do with one, in layer order, as one function: a chain of
+  /// closures, each calling the ones before it and then its layer's, which costs less than an
+  /// array's element retains. Not inlinable on purpose: compiled once for any state, a link
+  /// hands the state on by address, where a specialized one copies it for each call.
+  @usableFromInline
+  static func chain(_ layers: [LayerNode<C.State>]) -> @Sendable (C.State) -> Void {
+    var all: @Sendable (C.State) -> Void = { _ in }
     for layer in layers {
       guard let deliver = layer.deliver else { continue }
-      let earlier = deliverAll
-      deliverAll = { state in
+      let earlier = all
+      all = { state in
         earlier(state)
         deliver(state)
       }
     }
-    self.deliverAll = deliverAll
-    starts = layers.map { $0.start }
-    host.host = self
-    reference.flow = self
+    return all
   }
 
   deinit {
@@ -81,6 +101,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   public var isStopped: Bool { lock.withLock { $0.phase.isStopped } }
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
+  @inlinable
   package func start() {
     let mustDrain = lock.withLock { flow -> Bool in
       guard flow.phase == .created else { return false }
@@ -151,7 +172,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   /// The idle waiters to resume now (the caller holds the lock). While a drain is in progress
   /// the drainer is asked to look again before it lets go; once it has let go, idle is decided
   /// here.
-  @usableFromInline
+  @inlinable
   func settledWaiters(_ flow: inout FlowState<C>) -> [CheckedContinuation<Void, Never>] {
     if flow.idleWaiters.isEmpty { return [] }
     if flow.phase.isStopped { return flow.idleWaiters.take(if: true) }
@@ -160,7 +181,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 
   /// Asks the drainer, if there is one, to look again; returns whether there was one.
-  @usableFromInline
+  @inlinable
   func recheckIfDraining() -> Bool {
     var current = claim.load(ordering: .relaxed)
     while current & DrainClaim.draining != 0 {
@@ -175,6 +196,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
 
   /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
   /// are discarded, later events ignored.
+  @inlinable
   public func stop() {
     lock.withLock { $0.stop() }.complete()
   }
@@ -231,8 +253,9 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     }
   }
 
-  // MARK: FlowHost
+  // MARK: What machines call
 
+  @inlinable
   func receive(_ event: C.Event, from run: Run<OwnedWorkID>?) {
     lock.lock()
     let locked = lock.value
@@ -241,10 +264,10 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     if mustDrain { drain() }
   }
 
-  @usableFromInline
+  @inlinable
   func isLive(_ run: Run<OwnedWorkID>?) -> Bool { lock.withLock { $0.isLive(run) } }
 
-  @usableFromInline
+  @inlinable
   func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void) {
     lock.lock()
     let locked = lock.value
@@ -253,7 +276,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     if mustDrain { drain() }
   }
 
-  @usableFromInline
+  @inlinable
   func startRun(
     machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
@@ -272,13 +295,14 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
+  @inlinable
   func finish(_ run: Run<OwnedWorkID>) {
     lock.withLock { flow in
       flow.finish(run) ? settledWaiters(&flow) : []
     }.resumeAll()
   }
 
-  @usableFromInline
+  @inlinable
   func cancelRuns(machines: ClosedRange<Int>) {
     let (tasks, waiters) = lock.withLock { flow in
       (flow.removeAll(machines: machines), settledWaiters(&flow))
@@ -287,7 +311,7 @@ public final class Flow<C: Core>: FlowHost, Sendable {
     waiters.resumeAll()
   }
 
-  @usableFromInline
+  @inlinable
   func cancelRun(machine: Int, id: AnyWorkID) {
     let (task, waiters) = lock.withLock { flow in
       (
@@ -300,18 +324,12 @@ public final class Flow<C: Core>: FlowHost, Sendable {
   }
 }
 
-/// The flow, held weakly and typed, by the layers' event sinks.
-final class FlowReference<C: Core>: @unchecked Sendable {
-  // @unchecked: `flow` is set once, by the flow's initializer, before the flow is shared.
-  weak var flow: Flow<C>?
-  init() {}
-}
-
 /// What a testing tool sees of a flow's layers: each input a layer's machine gets (after the
 /// layer's mapper) and each event a layer emits (after its event mapper), by layer index.
+@usableFromInline
 package struct FlowMonitor<Event>: Sendable {
-  package var received: @Sendable (_ layer: Int, _ input: any Sendable) -> Void
-  package var emitted: @Sendable (_ layer: Int, _ event: Event) -> Void
+  @usableFromInline package var received: @Sendable (_ layer: Int, _ input: any Sendable) -> Void
+  @usableFromInline package var emitted: @Sendable (_ layer: Int, _ event: Event) -> Void
 
   package init(
     received: @escaping @Sendable (Int, any Sendable) -> Void,

@@ -365,10 +365,21 @@ package struct LayerMount: Sendable, Hashable {
 @usableFromInline
 struct LayerWiring<GlobalEvent> {
   @usableFromInline let receive: @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
-  let host: WeakHost
-  let ids: MachineIDs
+  @usableFromInline let host: WeakHost
+  @usableFromInline let ids: MachineIDs
   /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
   @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
+
+  @inlinable
+  init(
+    receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
+    ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?
+  ) {
+    self.receive = receive
+    self.host = host
+    self.ids = ids
+    self.tap = tap
+  }
 
   /// The wiring for the layer's machine, whose outputs go to `sink`.
   @usableFromInline

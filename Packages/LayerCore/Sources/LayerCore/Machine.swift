@@ -176,6 +176,7 @@ public struct Handler<Output: Sendable>: Sendable {
 
   /// Whether outputs sent now still arrive: the flow runs, and this work (if it is work) was not
   /// cancelled.
+  @inlinable
   public var isActive: Bool { host.host?.isLive(run) ?? false }
 
   /// Starts `operation` as a task of the flow. What it sends arrives only while the work is
@@ -187,6 +188,7 @@ public struct Handler<Output: Sendable>: Sendable {
   ///     cancelled.
   ///   - lifetime: `.finite` (the default) or `.untilCancelled`, for a timer.
   ///   - operation: The work; `send` sends outputs up.
+  @inlinable
   public func run(
     id: (any Hashable & Sendable)? = nil, lifetime: WorkLifetime = .finite,
     _ operation: @escaping @Sendable (_ send: Handler<Output>) async -> Void
@@ -199,6 +201,7 @@ public struct Handler<Output: Sendable>: Sendable {
   }
 
   /// Cancels this machine's running work with `id`, if any, and drops what it sends later.
+  @inlinable
   public func cancel(id: some Hashable & Sendable) {
     host.host?.cancelRun(machine: machine, id: AnyWorkID(id))
   }

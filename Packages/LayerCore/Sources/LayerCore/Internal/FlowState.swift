@@ -19,8 +19,10 @@ extension Message: RunMessage {
 }
 
 /// The id of work started without one.
+@usableFromInline
 struct AnonymousRun: Hashable, Sendable {
-  let number: Int
+  @usableFromInline let number: Int
+  @inlinable init(number: Int) { self.number = number }
 }
 
 /// Everything a flow guards with its lock.
@@ -32,9 +34,9 @@ struct FlowState<C: Core> {
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
   @usableFromInline var idleWaiters = Waiters()
   /// Numbers work started without an id, so that it is filed under its machine too.
-  var anonymousRuns = 0
+  @usableFromInline var anonymousRuns = 0
 
-  init() {}
+  @inlinable init() {}
 
   /// Nothing queued or handled, and no finite work (R7's idle); `draining` tells whether a
   /// caller is handling the queue (the flow's claim says).
@@ -57,7 +59,7 @@ struct FlowState<C: Core> {
   }
 
   /// Whether what `run` sends still arrives (`nil`: not work, live until stopped).
-  @usableFromInline
+  @inlinable
   func isLive(_ run: Run<OwnedWorkID>?) -> Bool {
     guard !phase.isStopped else { return false }
     guard let run else { return true }
@@ -66,6 +68,7 @@ struct FlowState<C: Core> {
 
   /// Files new work of `machine` under `id`, replacing what ran under it (what that queued is
   /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  @inlinable
   mutating func start(machine: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
@@ -86,6 +89,7 @@ struct FlowState<C: Core> {
 
   /// Removes all work of the machines in `machines` and what it queued; returns the tasks to
   /// cancel.
+  @inlinable
   mutating func removeAll(machines: ClosedRange<Int>) -> [Task<Void, Never>] {
     let keys = runs.keys { key in
       guard case .id(let owned) = key else { return false }
@@ -95,17 +99,19 @@ struct FlowState<C: Core> {
   }
 
   /// Removes the work under `key` and what it queued; returns its task to cancel.
+  @inlinable
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
     runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Ends `run` when its operation returns; returns whether it was live.
+  @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> Bool {
     isLive(run) && runs.finish(run)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
-  @usableFromInline
+  @inlinable
   mutating func stop() -> Shutdown {
     return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a wired machine's outputs go, with the work that sent them (`nil` from `process`).
 @usableFromInline
 struct Sink<Output>: Sendable {
@@ -51,27 +53,111 @@ struct Wiring<Output> {
 
 /// Numbers the child machines of one flow: while it is wired, and later for the machines of
 /// list elements that join.
+@usableFromInline
 final class MachineIDs: Sendable {
-  private let last = Lock(0)
+  @usableFromInline let last = Atomic(0)
+
+  @inlinable init() {}
 
   /// A new id.
-  func next() -> Int {
-    last.withLock { last in
-      last += 1
-      return last
-    }
-  }
+  @inlinable
+  func next() -> Int { last.add(1, ordering: .relaxed).newValue }
 
   /// The last id handed out.
-  var peek: Int { last.withLock { $0 } }
+  var peek: Int { last.load(ordering: .relaxed) }
 }
 
 /// The flow, held weakly by everything a machine keeps (its callback, its work).
 @usableFromInline
 final class WeakHost: @unchecked Sendable {
-  // @unchecked: `host` is set once, by the flow's initializer, before the flow is shared.
-  @usableFromInline weak var host: (any FlowHost)?
-  init() {}
+  // @unchecked: `flow` and `calls` are set once, by the flow's initializer, before the flow is
+  // shared.
+  @usableFromInline weak var flow: AnyObject?
+  @usableFromInline var calls: HostCalls?
+  @inlinable init() {}
+
+  /// The flow, while it exists.
+  @inlinable
+  var host: HostHandle? {
+    guard let flow, let calls else { return nil }
+    return HostHandle(flow: flow, calls: calls)
+  }
+}
+
+/// What machines' callbacks and work call on the flow, as functions made where the flow's types
+/// are known: through a protocol they would run as generic code, looking up type metadata on
+/// every call.
+@usableFromInline
+struct HostCalls: Sendable {
+  @usableFromInline let isLive: @Sendable (AnyObject, Run<OwnedWorkID>?) -> Bool
+  @usableFromInline let enqueue:
+    @Sendable (AnyObject, Run<OwnedWorkID>?, @escaping @Sendable () -> Void) -> Void
+  @usableFromInline let startRun:
+    @Sendable (
+      AnyObject, Int, AnyWorkID?, WorkLifetime,
+      @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+    ) -> Void
+  @usableFromInline let cancelRun: @Sendable (AnyObject, Int, AnyWorkID) -> Void
+  @usableFromInline let cancelRuns: @Sendable (AnyObject, ClosedRange<Int>) -> Void
+
+  @inlinable
+  init(
+    isLive: @escaping @Sendable (AnyObject, Run<OwnedWorkID>?) -> Bool,
+    enqueue:
+      @escaping @Sendable (AnyObject, Run<OwnedWorkID>?, @escaping @Sendable () -> Void) ->
+      Void,
+    startRun:
+      @escaping @Sendable (
+        AnyObject, Int, AnyWorkID?, WorkLifetime,
+        @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+      ) -> Void,
+    cancelRun: @escaping @Sendable (AnyObject, Int, AnyWorkID) -> Void,
+    cancelRuns: @escaping @Sendable (AnyObject, ClosedRange<Int>) -> Void
+  ) {
+    self.isLive = isLive
+    self.enqueue = enqueue
+    self.startRun = startRun
+    self.cancelRun = cancelRun
+    self.cancelRuns = cancelRuns
+  }
+}
+
+/// The flow, held strongly for one call.
+@usableFromInline
+struct HostHandle {
+  @usableFromInline let flow: AnyObject
+  @usableFromInline let calls: HostCalls
+
+  @inlinable
+  init(flow: AnyObject, calls: HostCalls) {
+    self.flow = flow
+    self.calls = calls
+  }
+
+  /// Whether outputs from `run` (`nil`: from `process`) still arrive.
+  @inlinable
+  func isLive(_ run: Run<OwnedWorkID>?) -> Bool { calls.isLive(flow, run) }
+
+  /// Queues `job` behind what the flow is handling, if `run` is live.
+  @inlinable
+  func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void) {
+    calls.enqueue(flow, run, job)
+  }
+
+  @inlinable
+  func startRun(
+    machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+  ) {
+    calls.startRun(flow, machine, id, lifetime, operation)
+  }
+
+  @inlinable
+  func cancelRun(machine: Int, id: AnyWorkID) { calls.cancelRun(flow, machine, id) }
+
+  /// Cancels all work of the machines in `machines` (a list element's, when it leaves).
+  @inlinable
+  func cancelRuns(machines: ClosedRange<Int>) { calls.cancelRuns(flow, machines) }
 }
 
 /// A node set after the machine that refers to it is built (``Machine/redirect(_:)``).
@@ -79,21 +165,6 @@ final class NodeReference<Input>: @unchecked Sendable {
   // @unchecked: `node` is set once while the flow is wired, before any output can be sent.
   var node: Node<Input>?
   init() {}
-}
-
-/// What machines' callbacks and work talk to: the flow, type-erased.
-@usableFromInline
-protocol FlowHost: AnyObject, Sendable {
-  /// Whether outputs from `run` (`nil`: from `process`) still arrive.
-  func isLive(_ run: Run<OwnedWorkID>?) -> Bool
-  /// Queues `job` behind what the flow is handling, if `run` is live.
-  func enqueue(from run: Run<OwnedWorkID>?, _ job: @escaping @Sendable () -> Void)
-  func startRun(
-    machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
-    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
-  func cancelRun(machine: Int, id: AnyWorkID)
-  /// Cancels all work of the machines in `machines` (a list element's, when it leaves).
-  func cancelRuns(machines: ClosedRange<Int>)
 }
 
 /// The calls waiting for a machine on ``MachineQueue/new`` or ``MachineQueue/main``; they run
