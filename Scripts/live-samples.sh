@@ -77,6 +77,103 @@ for a in $("$arch" list | sed -n 's/^app shell: //p' | tr -d ','); do
   echo "$a: ok"
 done
 
+echo "-- storage (SPEC L4, L5): what is not a count is kept; one writer per file; kill -9 leaves nothing behind"
+printf 'my notes\nbuy milk\n' >"$work/notes.txt"
+cp "$work/notes.txt" "$work/notes.before"
+"$arch" run counter --architecture baseline --storage "$work/notes.txt" --keys "++" >"$work/notes-run.txt"
+cmp "$work/notes.txt" "$work/notes.before"
+grep -q "is not a count" "$work/notes-run.txt"
+grep -q "not saving: $work/notes.txt holds data this app could not read" "$work/notes-run.txt"
+mkfifo "$work/fifo"
+"$arch" run counter --architecture baseline --storage "$work/fifo" --keys "+" >"$work/fifo-run.txt"
+[ -p "$work/fifo" ] || { echo "the FIFO was replaced"; exit 1; }
+grep -q "not a regular file" "$work/fifo-run.txt"
+echo "notes and a FIFO at --storage are left as they were"
+
+mkdir -p "$work/locked"
+echo 5 >"$work/locked/count.txt"
+"$arch" run counter --architecture elm-store --storage "$work/locked/count.txt" --keys "+{3s}" \
+  >"$work/first.txt" &
+first=$!
+# The first run holds the lock once its lock file is locked (a CI script polling, not a test).
+for _ in $(seq 100); do
+  if [ -e "$work/locked/count.txt.lock" ] && ! flock -n "$work/locked/count.txt.lock" true; then break; fi
+  sleep 0.05
+done
+for second in "counter --storage $work/locked/count.txt" \
+  "shell --storage $work/locked/../locked/count.txt --weather fixtures"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$arch" run $second --architecture mue --keys "+++" >"$work/second.out" 2>"$work/second.err"
+  status=$?
+  set -e
+  if [ "$status" -ne 1 ] || [ -s "$work/second.out" ] \
+    || ! grep -q "^storage: .*count.txt is in use by another process$" "$work/second.err"; then
+    echo "a second run ($second): exit $status"; cat "$work/second.out" "$work/second.err"; exit 1
+  fi
+done
+wait "$first"
+[ "$(cat "$work/locked/count.txt")" = "6" ] || { echo "count: $(cat "$work/locked/count.txt")"; exit 1; }
+echo "a second run on the same file (by another path too) is refused, exit 1, nothing changed"
+
+mkdir -p "$work/killed"
+for i in $(seq 30); do
+  "$arch" run counter --architecture mue --storage "$work/killed/count.txt" \
+    --keys "++++++++++++++++++++++++++++++" >/dev/null 2>&1 &
+  victim=$!
+  sleep "0.0$((RANDOM % 10))"
+  kill -9 "$victim" 2>/dev/null || true
+  wait "$victim" 2>/dev/null || true
+done
+"$arch" run counter --architecture baseline --storage "$work/killed/count.txt" --keys "+" >/dev/null
+left=$(ls -A "$work/killed" | tr '\n' ' ')
+[ "$left" = "count.txt count.txt.lock " ] || { echo "left after 30 kill -9: $left"; exit 1; }
+grep -qE '^[0-9]+$' "$work/killed/count.txt"
+echo "30 runs killed with kill -9, one clean run: only the count and its lock file are left"
+
+echo "-- a misbehaving server (SPEC L1, L2): bounded memory, nothing raw on the screen"
+serve() {
+  rm -f "$work/port"
+  python3 "$(dirname "$0")/misbehaving-server.py" "$1" "$work/port" &
+  server=$!
+  for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+  port=$(cat "$work/port")
+}
+# Peak memory of one weather run against the server, in KiB (the children's maximum RSS).
+peak_kib() {
+  python3 - "$arch" "$port" "$work/weather-$1.txt" <<'PY'
+import resource, subprocess, sys
+arch, port, out = sys.argv[1:4]
+with open(out, "w") as f:
+    subprocess.run([arch, "run", "weather", "--architecture", "baseline",
+                    "--geocoding-url", f"http://127.0.0.1:{port}", "--timeout", "30",
+                    "--keys", "Berlin{4s}"], stdout=f, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+}
+serve hostile
+small=$(peak_kib hostile)
+kill "$server"
+if grep -q $'[\x1b\x07]' "$work/weather-hostile.txt"; then echo "raw ESC or BEL on screen"; exit 1; fi
+grep -q "Evil␛\]0;pwned␇␛\[2J␍␊Town" "$work/weather-hostile.txt"
+for mode in huge-announced huge-streamed huge-chunked; do
+  serve "$mode"
+  peak=$(peak_kib "$mode")
+  kill "$server"
+  grep -q "more than the 1048576" "$work/weather-$mode.txt" \
+    || { echo "$mode:"; cat "$work/weather-$mode.txt"; exit 1; }
+  [ "$peak" -lt $((small + 16 * 1024)) ] \
+    || { echo "$mode: peak RSS $peak KiB against $small KiB for a small answer"; exit 1; }
+  echo "$mode: peak RSS $peak KiB (a small answer: $small KiB)"
+done
+serve long-reason
+peak_kib long-reason >/dev/null
+kill "$server"
+longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$work/weather-long-reason.txt")
+[ "$longest" -le 1000 ] || { echo "a line of $longest characters"; exit 1; }
+grep -q "answered HTTP 500: x*…$" "$work/weather-long-reason.txt"
+echo "a 500,000-character reason: the longest line is $longest characters"
+
 echo "-- without a terminal the app says so"
 set +e
 "$arch" run counter --architecture mue --storage "$work/tty.txt" </dev/null >/dev/null 2>"$work/tty.err"

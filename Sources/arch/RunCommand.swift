@@ -106,6 +106,8 @@ struct RunCommand {
     switch app {
     case CounterApp.name:
       let storage = try counterStorage(notices)
+      guard let lock = Self.lock(storage.url) else { return 1 }
+      defer { withExtendedLifetime(lock) {} }
       let session = try ConsoleSession(
         implementation: implementation(of: CounterApp.self), notices: notices
       ) {
@@ -121,6 +123,8 @@ struct RunCommand {
       return try await run(session, subtitle: nil)
     case TodosApp.name:
       guard let url = todosFile else { throw UsageError("todos needs --file PATH") }
+      guard let lock = Self.lock(url) else { return 1 }
+      defer { withExtendedLifetime(lock) {} }
       let storage = FileTodoStorage(url: url) { notices.problem($0?.description) }
       let session = try ConsoleSession(
         implementation: implementation(of: TodosApp.self), notices: notices
@@ -130,6 +134,8 @@ struct RunCommand {
       return try await run(session, subtitle: "file: \(url.path)")
     case ShellApp.name:
       let storage = try counterStorage(notices)
+      guard let lock = Self.lock(storage.url) else { return 1 }
+      defer { withExtendedLifetime(lock) {} }
       let service = weatherService(notices)
       let session = try ConsoleSession(
         implementation: implementation(of: ShellApp.self), notices: notices
@@ -148,6 +154,21 @@ struct RunCommand {
       }
       return try await run(
         session, subtitle: weather == .fixtures ? "recorded Open-Meteo responses" : nil)
+    }
+  }
+
+  /// The run's lock on its data file (SPEC L5); `nil` after saying on standard error that
+  /// another process holds it: the run then changes nothing and exits with status 1. Where no
+  /// lock file can be made, nothing can be saved either: the run goes on without a lock and
+  /// every save says why it failed.
+  private static func lock(_ url: URL) -> StorageLock?? {
+    do {
+      return try StorageLock(for: url)
+    } catch .inUse(let path) {
+      FileHandle.standardError.write(Data("\(FileStorageError.inUse(path: path))\n".utf8))
+      return nil
+    } catch {
+      return .some(nil)
     }
   }
 

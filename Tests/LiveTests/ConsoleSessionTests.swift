@@ -48,9 +48,13 @@ import Testing
         "Count: 0", "keys: + increment   q quit", "log: \(CounterApp.unreadableCountMessage)",
         "! storage: \(url.path) is not a count: 'forty-two' is not a whole number",
       ])
-    // The next save replaces the corrupt file.
+    // What the app could not read is kept: the save fails and says why (SPEC L4).
     #expect(screens.last?.lines.first == "Count: 1")
-    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "1\n")
+    #expect(
+      screens.last?.lines.last
+        == "! storage: not saving: \(url.path) holds data this app could not read; it is left as it is"
+    )
+    #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "forty-two")
   }
 
   @Test(arguments: ["-5", "1000000001"])
@@ -62,6 +66,7 @@ import Testing
     #expect(
       screens.first?.lines == [
         "Count: 0", "keys: + increment   q quit", "log: \(CounterApp.unreadableCountMessage)",
+        "! storage: \(url.path) is not a count: '\(text)' is \(text.hasPrefix("-") ? "not a whole number" : "larger than 1000000000")",
       ])
   }
 

@@ -4,6 +4,10 @@ import LiveEnvironment
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The counter's file storage against real files in a fresh temporary directory.
 @Suite struct FileCounterStorageTests {
   let directory: URL
@@ -45,7 +49,10 @@ import Testing
     #expect(left == ["counter.txt"])
   }
 
-  @Test(arguments: ["abc", "", "1.5", "12 apples", "99999999999999999999999"])
+  @Test(arguments: [
+    "abc", "1.5", "12 apples", "99999999999999999999999", "-5", "-0", "1000000001", "++1", "+",
+    "1 2", "0x10", "١٢",
+  ])
   func aFileThatIsNotAWholeNumberIsCorrupt(text: String) async throws {
     let storage = FileCounterStorage(url: try file(containing: text))
     await #expect {
@@ -73,11 +80,105 @@ import Testing
     }
   }
 
-  @Test func outOfRangeValuesAreReturnedForTheAppToReject() async throws {
-    #expect(try await FileCounterStorage(url: file("a", containing: "-5")).load() == -5)
-    #expect(
-      try await FileCounterStorage(url: file("b", containing: "2000000000")).load() == 2_000_000_000
-    )
+  @Test(arguments: [
+    ("7", 7), ("+7", 7), ("  007 \n", 7), ("\t42\r\n", 42), ("0", 0), ("1000000000", 1_000_000_000),
+  ])
+  func countsInTheirWrittenForms(text: String, count: Int) async throws {
+    #expect(try await FileCounterStorage(url: file(containing: text)).load() == count)
+  }
+
+  @Test(arguments: ["", " ", "\n\n", " \t\r\n"])
+  func anEmptyOrBlankFileIsNothingStored(text: String) async throws {
+    let storage = FileCounterStorage(url: try file(containing: text))
+    #expect(try await storage.load() == nil)
+    try await storage.save(4)
+    #expect(try contents(of: storage.url) == "4\n")
+  }
+
+  /// Notes, a number out of range or anything else that is not a count is never replaced: every
+  /// save fails and the file keeps what it held (SPEC L4).
+  @Test(arguments: ["my notes\nbuy milk\n", "-5\n", "2000000000", "1.5"])
+  func whatIsNotACountIsKeptAndSavesFail(text: String) async throws {
+    let reports = ReportLog()
+    let storage = FileCounterStorage(url: try file(containing: text)) { reports.add($0) }
+    await #expect(throws: FileStorageError.self) { try await storage.load() }
+    await #expect(throws: FileStorageError.keepsUnreadable(path: storage.url.path)) {
+      try await storage.save(1)
+    }
+    #expect(try contents(of: storage.url) == text)
+    #expect(reports.entries.last == .keepsUnreadable(path: storage.url.path))
+  }
+
+  /// A file that became something else after the load is not replaced either.
+  @Test func aFileChangedToNotesAfterTheLoadIsKept() async throws {
+    let storage = FileCounterStorage(url: try file(containing: "3"))
+    #expect(try await storage.load() == 3)
+    try Data("notes".utf8).write(to: storage.url)
+    await #expect(throws: FileStorageError.keepsUnreadable(path: storage.url.path)) {
+      try await storage.save(4)
+    }
+    #expect(try contents(of: storage.url) == "notes")
+  }
+
+  @Test func aFIFOIsNeverReplaced() async throws {
+    let url = directory.appending(path: "fifo")
+    #expect(mkfifo(url.path, 0o644) == 0)
+    let storage = FileCounterStorage(url: url)
+    await #expect {
+      try await storage.load()
+    } throws: { error in
+      guard case .unreadable(_, "not a regular file")? = error as? FileStorageError else {
+        return false
+      }
+      return true
+    }
+    await #expect(throws: FileStorageError.keepsUnreadable(path: url.path)) {
+      try await storage.save(1)
+    }
+    var status = stat()
+    #expect(lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test func aSymbolicLinkIsFollowed() async throws {
+    let target = try file("real.txt", containing: "5")
+    let link = directory.appending(path: "link.txt")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    let storage = FileCounterStorage(url: link)
+    #expect(try await storage.load() == 5)
+    try await storage.save(6)
+    #expect(try contents(of: target) == "6\n")
+    let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
+    #expect(destination == target.path)
+  }
+
+  // MARK: One writer per file (SPEC L5)
+
+  @Test func aSecondLockOnTheSameFileIsRefusedByAnyName() throws {
+    let url = try file(containing: "1")
+    let link = directory.appending(path: "other-name.txt")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+    do {
+      let first = try StorageLock(for: url)
+      #expect(first.path == url.path + ".lock")
+      for name in [url, link, directory.appending(path: "x/../counter.txt")] {
+        #expect(throws: FileStorageError.inUse(path: name.path)) { _ = try StorageLock(for: name) }
+      }
+      withExtendedLifetime(first) {}
+    }
+    // Released with its holder: the next run takes it.
+    _ = try StorageLock(for: url)
+  }
+
+  @Test func theLockHolderRemovesWhatKilledRunsLeft() throws {
+    let url = try file(containing: "1")
+    for leftover in [".counter.txt.123.456.tmp", ".counter.txt.9.9.tmp"] {
+      try Data("2".utf8).write(to: directory.appending(path: leftover))
+    }
+    try Data("keep".utf8).write(to: directory.appending(path: ".other.txt.1.1.tmp"))
+    let lock = try StorageLock(for: url)
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(left == [".other.txt.1.1.tmp", "counter.txt", "counter.txt.lock"])
+    withExtendedLifetime(lock) {}
   }
 
   @Test func aPathThatIsADirectoryIsUnreadable() async throws {

@@ -236,12 +236,79 @@ import Testing
 
   @Test func aBodyOverOneMebibyteIsAFailure() async throws {
     let padding = String(repeating: " ", count: 1 << 20)
-    let error = try await searchError(.json(#"{"generationtime_ms":1,"x":"\#(padding)"}"#))
-    guard case .tooLarge(_, let bytes, 1_048_576)? = error else {
-      Issue.record("expected .tooLarge, got \(String(describing: error))")
+    let body = #"{"generationtime_ms":1,"x":"\#(padding)"}"#
+    let error = try await searchError(.json(body))
+    #expect(error == .tooLarge(host: "127.0.0.1", announced: body.utf8.count, limit: 1 << 20))
+    #expect(
+      error?.description
+        == "127.0.0.1 announced \(body.utf8.count) bytes, more than the 1048576 accepted")
+  }
+
+  @Test func aBodyOfExactlyOneMebibyteIsAccepted() async throws {
+    let prefix = #"{"generationtime_ms":1,"x":""#
+    let suffix = #""}"#
+    let padding = String(repeating: " ", count: (1 << 20) - prefix.utf8.count - suffix.utf8.count)
+    let body = prefix + padding + suffix
+    #expect(body.utf8.count == 1 << 20)
+    for reply in [
+      LocalHTTPServer.Reply.json(body),
+      .raw(Array(("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body).utf8)),
+    ] {
+      let places = try await withServer(reply) { service, _ in try await service.search("x") }
+      #expect(places.isEmpty)
+    }
+  }
+
+  /// A response that announces more than the limit fails before its body is read: the server
+  /// gets no further than what the sockets' buffers hold (SPEC L2).
+  @Test func aBodyAnnouncedOverTheLimitFailsBeforeItIsRead() async throws {
+    let size = 200 << 20
+    try await withServer(.stream(bytes: size, announced: size)) { service, server in
+      do {
+        _ = try await service.search("Berlin")
+        Issue.record("expected a failure")
+      } catch let error as OpenMeteoError {
+        #expect(error == .tooLarge(host: "127.0.0.1", announced: size, limit: 1 << 20))
+      }
+      #expect(server.bodyBytesSent < 16 << 20)
+    }
+  }
+
+  /// A body that turns out longer than the limit fails when the byte past it arrives, and the
+  /// transfer stops there, whether it is ended by closing, chunked, or its length lies.
+  @Test(arguments: [
+    LocalHTTPServer.Reply.stream(bytes: 200 << 20),
+    .stream(bytes: 200 << 20, chunked: true),
+    .stream(bytes: 200 << 20, announced: 1000),
+  ])
+  func aBodyOverTheLimitStopsTheTransfer(_ reply: LocalHTTPServer.Reply) async throws {
+    try await withServer(reply) { service, server in
+      do {
+        _ = try await service.search("Berlin")
+        Issue.record("expected a failure")
+      } catch let error as OpenMeteoError {
+        switch error {
+        case .tooLarge(_, nil, 1 << 20): break
+        // A lying Content-Length ends the body early, as HTTP says: the rest is not JSON.
+        case .malformed: break
+        default: Issue.record("expected .tooLarge or .malformed, got \(error)")
+        }
+      }
+      #expect(server.bodyBytesSent < 16 << 20)
+    }
+  }
+
+  @Test func headersOverSixtyFourKibibytesAreAFailure() async throws {
+    let error = try await searchError(.largeHeaders(size: 70 * 1024))
+    guard case .transport(_, let reason)? = error else {
+      Issue.record("expected .transport, got \(String(describing: error))")
       return
     }
-    #expect(bytes > 1 << 20)
+    #expect(reason == "the headers are over 64 KiB")
+    let fine = try await withServer(.largeHeaders(size: 30 * 1024)) { service, _ in
+      try await service.search("x")
+    }
+    #expect(fine.isEmpty)
   }
 
   @Test func noAnswerWithinTheTimeLimitIsAFailure() async throws {

@@ -67,7 +67,7 @@ enum StorageFile {
       throw .unwritable(path: path, reason: "cannot create \(directory): \(describe(error))")
     }
     let temporary =
-      "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+      "\(directory)/\(temporaryPrefix(target.lastPathComponent))\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .unwritable(path: path, reason: String(cString: strerror(errno)))
@@ -99,6 +99,72 @@ enum StorageFile {
     if directoryDescriptor >= 0 {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
+    }
+  }
+}
+
+/// How the temporary files of `name` begin: `.NAME.`; they end in `.tmp`.
+private func temporaryPrefix(_ name: String) -> String { ".\(name)." }
+
+/// The lock that makes a run the only writer of a data file (SPEC L5): an advisory lock
+/// (`flock`) on `NAME.lock` beside the file, held until the value is released or the process
+/// ends, however it ends. Two paths naming the same file (through a symbolic link or `..`) take
+/// the same lock.
+///
+/// ```swift
+/// let lock = try StorageLock(for: url)   // throws .inUse when another run holds it
+/// ```
+///
+/// Holding it, the run removes what killed runs left beside the file: their temporary files.
+public final class StorageLock: Sendable {
+  /// The lock file.
+  public let path: String
+  private let descriptor: Int32
+
+  /// Takes the lock of the file at `url`, creating its directory and lock file if needed.
+  ///
+  /// - Throws: ``FileStorageError/inUse(path:)`` when another process (or another lock in this
+  ///   one) holds it; ``FileStorageError/unwritable(path:reason:)`` when the lock file cannot be
+  ///   made.
+  public init(for url: URL) throws(FileStorageError) {
+    let target = url.standardizedFileURL.resolvingSymlinksInPath()
+    let directory = target.deletingLastPathComponent().path
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw .unwritable(path: url.path, reason: "cannot create \(directory): \(describe(error))")
+    }
+    path = "\(directory)/\(target.lastPathComponent).lock"
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw .unwritable(
+        path: url.path, reason: "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      close(descriptor)
+      if code == EWOULDBLOCK { throw .inUse(path: url.path) }
+      throw .unwritable(
+        path: url.path, reason: "cannot lock \(path): \(String(cString: strerror(code)))")
+    }
+    self.descriptor = descriptor
+    Self.removeLeftovers(of: target.lastPathComponent, in: directory)
+  }
+
+  deinit {
+    close(descriptor)  // releases the lock
+  }
+
+  /// Removes the temporary files killed runs left for `name` in `directory` (only the lock's
+  /// holder writes them, so none of them is in use).
+  private static func removeLeftovers(of name: String, in directory: String) {
+    let prefix = temporaryPrefix(name)
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return
+    }
+    for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      unlink("\(directory)/\(entry)")
     }
   }
 }

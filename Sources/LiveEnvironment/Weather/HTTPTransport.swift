@@ -25,14 +25,39 @@ public protocol HTTPTransport: Sendable {
   /// - Throws: `CancellationError` when the task is cancelled, ``OpenMeteoError`` for
   ///   everything that went wrong before a whole response arrived.
   func get(_ url: URL) async throws -> HTTPResponse
+
+  /// Fetches `url`, failing with ``OpenMeteoError/tooLarge(host:announced:limit:)`` as soon as
+  /// the body is known to be longer than `limit` bytes. The default implementation fetches the
+  /// whole body first; ``URLSessionTransport`` stops the transfer at the byte past the limit.
+  func get(_ url: URL, limit: Int) async throws -> HTTPResponse
+}
+
+extension HTTPTransport {
+  public func get(_ url: URL, limit: Int) async throws -> HTTPResponse {
+    let response = try await get(url)
+    guard response.body.count <= limit else {
+      throw OpenMeteoError.tooLarge(
+        host: url.host ?? url.absoluteString, announced: nil, limit: limit)
+    }
+    return response
+  }
 }
 
 /// GET requests through `URLSession` (FoundationNetworking on Linux), with one time limit for the
-/// whole request.
+/// whole request and a limit on what a response may make the process hold (SPEC L2).
+///
+/// The body is read as it arrives: a response whose `Content-Length` is over the limit fails
+/// before its body is read, and one that sends more fails when the byte past the limit arrives,
+/// and its transfer stops there, chunked or not. Headers over 64 KiB fail too. So a server that
+/// sends a gigabyte costs the process about the limit, not the gigabyte.
 public final class URLSessionTransport: HTTPTransport {
+  /// The most bytes of headers a response may have.
+  public static let maximumHeaderSize = 64 * 1024
+
   /// How long a request may take, from sending it to the last byte of the body.
   public let timeout: Duration
   private let session: URLSession
+  private let transfers: Transfers
 
   /// Creates a transport with its own ephemeral session: no cache, no cookies.
   ///
@@ -48,7 +73,8 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.timeoutIntervalForResource = backstop
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    session = URLSession(configuration: configuration)
+    transfers = Transfers()
+    session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
   }
 
   deinit {
@@ -56,11 +82,19 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   public func get(_ url: URL) async throws -> HTTPResponse {
+    try await get(url, limit: .max)
+  }
+
+  public func get(_ url: URL, limit: Int) async throws -> HTTPResponse {
     let host = url.host ?? url.absoluteString
     let timeout = timeout
     let session = session
+    let transfers = transfers
     return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-      group.addTask { try await Self.fetch(url, host: host, session: session, timeout: timeout) }
+      group.addTask {
+        try await Self.fetch(
+          url, host: host, limit: limit, session: session, transfers: transfers, timeout: timeout)
+      }
       group.addTask {
         try await Task.sleep(for: timeout)
         return nil
@@ -73,23 +107,190 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   private static func fetch(
-    _ url: URL, host: String, session: URLSession, timeout: Duration
+    _ url: URL, host: String, limit: Int, session: URLSession, transfers: Transfers,
+    timeout: Duration
   ) async throws -> HTTPResponse {
     var request = URLRequest(
       url: url, cachePolicy: .reloadIgnoringLocalCacheData,
       timeoutInterval: session.configuration.timeoutIntervalForRequest)
     request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let (data, response): (Data, URLResponse)
-    do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError {
-      if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
-      throw OpenMeteoError(error, host: host, timeout: timeout)
+    let task = session.dataTask(with: request)
+    let transfer = Transfer(host: host, limit: limit, timeout: timeout)
+    transfers.add(transfer, for: task.taskIdentifier)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        transfer.wait(continuation)
+        task.resume()
+      }
+    } onCancel: {
+      task.cancel()
     }
+  }
+}
+
+/// One request in flight: its response and body as they arrive, or why it failed, and the
+/// caller waiting for it.
+final class Transfer: Sendable {
+  private struct State {
+    var response: HTTPURLResponse?
+    var body = Data()
+    var outcome: Result<HTTPResponse, any Error>?
+    var waiter: CheckedContinuation<HTTPResponse, any Error>?
+  }
+
+  let host: String
+  let limit: Int
+  let timeout: Duration
+  private let state = LockedValue(State())
+
+  init(host: String, limit: Int, timeout: Duration) {
+    self.host = host
+    self.limit = limit
+    self.timeout = timeout
+  }
+
+  /// Hands the outcome to `continuation` when there is one (now, if it came first).
+  func wait(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    let outcome = state.withLock { state -> Result<HTTPResponse, any Error>? in
+      guard let outcome = state.outcome else {
+        state.waiter = continuation
+        return nil
+      }
+      return outcome
+    }
+    if let outcome { continuation.resume(with: outcome) }
+  }
+
+  /// Whether `response` may be read: not when it announces more than the limit or its headers
+  /// are over 64 KiB (the transfer has failed then).
+  func accept(_ response: URLResponse) -> Bool {
     guard let response = response as? HTTPURLResponse else {
-      throw OpenMeteoError.transport(host: host, reason: "the answer is not HTTP")
+      finish(.failure(OpenMeteoError.transport(host: host, reason: "the answer is not HTTP")))
+      return false
     }
-    return HTTPResponse(status: response.statusCode, body: data)
+    if response.expectedContentLength > limit {
+      finish(
+        .failure(
+          OpenMeteoError.tooLarge(
+            host: host, announced: Int(response.expectedContentLength), limit: limit)))
+      return false
+    }
+    var headerSize = 0
+    for (name, value) in response.allHeaderFields {
+      headerSize += "\(name)".utf8.count + "\(value)".utf8.count + 4
+    }
+    if headerSize > URLSessionTransport.maximumHeaderSize {
+      finish(
+        .failure(
+          OpenMeteoError.transport(
+            host: host,
+            reason: "the headers are over \(URLSessionTransport.maximumHeaderSize / 1024) KiB")))
+      return false
+    }
+    state.withLock { $0.response = response }
+    return true
+  }
+
+  /// Adds `data` to the body; returns `false` (the transfer has failed) once it is over the
+  /// limit.
+  func receive(_ data: Data) -> Bool {
+    let isOver = state.withLock { state -> Bool in
+      guard state.outcome == nil else { return true }
+      guard state.body.count + data.count <= limit else { return true }
+      state.body.append(data)
+      return false
+    }
+    if isOver {
+      finish(.failure(OpenMeteoError.tooLarge(host: host, announced: nil, limit: limit)))
+    }
+    return !isOver
+  }
+
+  /// The transfer ended, with `error` or a whole body.
+  func complete(_ error: (any Error)?) {
+    if let error {
+      if let error = error as? URLError {
+        if error.code == .cancelled {
+          finish(.failure(CancellationError()))
+        } else {
+          finish(.failure(OpenMeteoError(error, host: host, timeout: timeout)))
+        }
+      } else {
+        finish(.failure(OpenMeteoError.transport(host: host, reason: "\(error)")))
+      }
+      return
+    }
+    let response = state.withLock { state -> HTTPResponse? in
+      state.response.map { HTTPResponse(status: $0.statusCode, body: state.body) }
+    }
+    finish(
+      response.map { .success($0) }
+        ?? .failure(OpenMeteoError.transport(host: host, reason: "the answer is not HTTP")))
+  }
+
+  /// Settles the outcome once (the first one counts) and resumes the caller if it waits.
+  private func finish(_ outcome: Result<HTTPResponse, any Error>) {
+    let waiter = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
+      guard state.outcome == nil else { return nil }
+      state.outcome = outcome
+      state.body = Data()  // nothing more is kept for a settled transfer
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(with: outcome)
+  }
+}
+
+/// The session's delegate: hands each task's events to its ``Transfer``.
+final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
+  private let transfers = LockedValue<[Int: Transfer]>([:])
+
+  func add(_ transfer: Transfer, for task: Int) {
+    transfers.withLock { $0[task] = transfer }
+  }
+
+  private func transfer(_ task: URLSessionTask) -> Transfer? {
+    transfers.withLock { $0[task.taskIdentifier] }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let transfer = transfer(dataTask), transfer.accept(response) else {
+      completionHandler(.cancel)
+      // FoundationNetworking keeps reading unless the task itself is cancelled.
+      dataTask.cancel()
+      return
+    }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    guard let transfer = transfer(dataTask) else { return }
+    if !transfer.receive(data) { dataTask.cancel() }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    transfer?.complete(error)
+  }
+}
+
+/// A value behind a pthread mutex (`NSLock`), which ThreadSanitizer understands.
+final class LockedValue<Value>: @unchecked Sendable {
+  // @unchecked: `value` is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }
 

@@ -9,8 +9,9 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
   case timedOut(host: String, after: Duration)
   /// The server answered with a status outside 200–299.
   case status(host: String, code: Int, reason: String?)
-  /// The body is larger than the service accepts.
-  case tooLarge(host: String, bytes: Int, limit: Int)
+  /// The body is larger than the service accepts: its announced length (`Content-Length`), or
+  /// `nil` when it sent more than the limit.
+  case tooLarge(host: String, announced: Int?, limit: Int)
   /// The body is not UTF-8.
   case notUTF8(host: String)
   /// The body is not the JSON Open-Meteo sends: malformed, truncated or missing a field.
@@ -35,8 +36,10 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
     case .status(let host, let code, let reason):
       // The server's words, with any line break shown rather than acted on (SPEC L1).
       "\(host) answered HTTP \(code)" + (reason.map { ": " + ScreenText.safe($0) } ?? "")
-    case .tooLarge(let host, let bytes, let limit):
-      "\(host) sent \(bytes) bytes, more than the \(limit) accepted"
+    case .tooLarge(let host, let announced?, let limit):
+      "\(host) announced \(announced) bytes, more than the \(limit) accepted"
+    case .tooLarge(let host, nil, let limit):
+      "\(host) sent more than the \(limit) bytes accepted"
     case .notUTF8(let host): "\(host) sent a body that is not UTF-8"
     case .malformed(let host, let reason): "\(host) sent unexpected JSON: \(reason)"
     case .transport(let host, let reason): "request to \(host) failed: \(reason)"

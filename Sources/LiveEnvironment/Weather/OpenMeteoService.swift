@@ -79,7 +79,7 @@ public struct OpenMeteoService: WeatherService {
   /// Fetches and decodes one response, reporting the outcome.
   private func fetch<Body: Decodable>(_ url: URL) async throws -> Body {
     do {
-      let body: Body = try await decode(transport.get(url), from: url)
+      let body: Body = try await decode(transport.get(url, limit: maximumBodySize), from: url)
       report?(nil)
       return body
     } catch let error as OpenMeteoError {
@@ -94,7 +94,7 @@ public struct OpenMeteoService: WeatherService {
   {
     let host = url.host ?? url.absoluteString
     guard response.body.count <= maximumBodySize else {
-      throw .tooLarge(host: host, bytes: response.body.count, limit: maximumBodySize)
+      throw .tooLarge(host: host, announced: nil, limit: maximumBodySize)
     }
     guard (200..<300).contains(response.status) else {
       let reason = try? JSONDecoder().decode(ErrorResponse.self, from: response.body).reason

@@ -21,6 +21,12 @@ final class LocalHTTPServer: Sendable {
     /// Headers promising a large body, then one byte of it every 100 ms until the client
     /// hangs up: never idle long enough for a per-packet timeout.
     case trickle
+    /// A 200 response of `bytes` spaces, sent in 64 KiB pieces every half millisecond, until all
+    /// are sent or the client hangs up: with `Content-Length` when `announced`
+    /// is given (it may lie), else chunked or ended by closing the connection.
+    case stream(bytes: Int, announced: Int? = nil, chunked: Bool = false)
+    /// A 200 response with `size` bytes of extra headers and a small JSON body.
+    case largeHeaders(size: Int)
 
     static func json(_ text: String, status: Int = 200) -> Reply {
       .response(status: status, body: Array(text.utf8))
@@ -35,12 +41,17 @@ final class LocalHTTPServer: Sendable {
 
   private struct State {
     var targets: [String] = []
+    var bodyBytesSent = 0
     var openConnections: Set<Int32> = []
     var isStopped = false
   }
 
   /// The request targets received so far (`/v1/search?name=…`), in order.
   var targets: [String] { state.withLock { $0.targets } }
+
+  /// How many body bytes ``Reply/stream(bytes:announced:chunked:)`` replies got into the
+  /// connection before the client hung up (the kernel's socket buffers included).
+  var bodyBytesSent: Int { state.withLock { $0.bodyBytesSent } }
 
   /// The server's base URL: `http://127.0.0.1:PORT`.
   var url: URL {
@@ -131,6 +142,38 @@ final class LocalHTTPServer: Sendable {
       while !state.withLock({ $0.isStopped }), transmit([UInt8(ascii: " ")], to: connection) {
         usleep(100_000)  // the server's pace, not a test's wait
       }
+    case .stream(let bytes, let announced, let chunked):
+      var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+      if let announced { head += "Content-Length: \(announced)\r\n" }
+      if chunked { head += "Transfer-Encoding: chunked\r\n" }
+      guard transmit(Array((head + "\r\n").utf8), to: connection) else { return }
+      let piece = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
+      var sent = 0
+      while sent < bytes, !state.withLock({ $0.isStopped }) {
+        let count = min(piece.count, bytes - sent)
+        let framed =
+          chunked
+          ? Array((String(count, radix: 16) + "\r\n").utf8) + piece[..<count] + Array("\r\n".utf8)
+          : Array(piece[..<count])
+        guard transmit(framed, to: connection) else { break }
+        sent += count
+        state.withLock { $0.bodyBytesSent += count }
+        usleep(500)  // the server's pace (at most 128 MiB/s), not a test's wait: a network's speed
+      }
+      if chunked, sent == bytes { transmit(Array("0\r\n\r\n".utf8), to: connection) }
+    case .largeHeaders(let size):
+      var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+      var written = 0
+      var index = 0
+      while written < size {
+        let line = "X-Padding-\(index): \(String(repeating: "x", count: 1000))\r\n"
+        head += line
+        written += line.utf8.count
+        index += 1
+      }
+      let body = #"{"generationtime_ms":1}"#
+      head += "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+      transmit(Array(head.utf8), to: connection)
     case .silence:
       var byte: UInt8 = 0
       _ = recv(connection, &byte, 1, 0)  // returns when the client gives up or the server stops

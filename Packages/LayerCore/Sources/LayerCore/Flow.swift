@@ -130,10 +130,9 @@ public final class Flow<C: Core>: Sendable {
       return
     }
     guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
-    claim.store(
-      locked.pointee.idleWaiters.isEmpty
-        ? DrainClaim.draining : DrainClaim.draining | DrainClaim.recheck,
-      ordering: .relaxed)
+    // Callers waiting for idle now wait for finite work, which only ends through
+    // `settledWaiters`: that asks this drain to look again, so none is missed here.
+    claim.store(DrainClaim.draining, ordering: .relaxed)
     lock.unlock()
     deliver(state)
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
