@@ -1,12 +1,14 @@
 import ArchitectureApps
 import Synchronization
 
-/// The lines under an app's screen: the last log message and the last problem a live service
-/// reported (why a save or a search failed), cleared when the next request works.
+/// The lines under an app's screen: the last log message and, for each live service (storage,
+/// weather), the last problem it reported (why a save or a search failed), cleared when that
+/// service's next request works. One service's success never clears another's problem.
 public final class Notices: Sendable {
   private struct State {
     var log: String?
-    var problem: String?
+    /// Each source's problem, in the order the sources first reported one.
+    var problems: [(source: String, message: String)] = []
     var onChange: (@Sendable () -> Void)?
   }
 
@@ -19,18 +21,28 @@ public final class Notices: Sendable {
     update { $0.log = message }
   }
 
-  /// Records a problem, or clears it with `nil`.
-  public func problem(_ message: String?) {
-    update { $0.problem = message }
+  /// Records `source`'s problem, or clears it with `nil`.
+  public func problem(_ message: String?, from source: String = "") {
+    update { state in
+      let index = state.problems.firstIndex { $0.source == source }
+      switch (index, message) {
+      case (let index?, let message?): state.problems[index].message = message
+      case (let index?, nil): state.problems.remove(at: index)
+      case (nil, let message?): state.problems.append((source, message))
+      case (nil, nil): break
+      }
+    }
   }
 
-  /// The notice lines: `log: …`, then `! …` for each line of the problem, each only when
-  /// there is one. Outside text in them is made safe and cut (SPEC L1): a notice line never
+  /// The notice lines: `log: …`, then `! …` for each line of each source's problem, each only
+  /// when there is one. Outside text in them is made safe and cut (SPEC L1): a notice line never
   /// holds a control character nor more than ``ScreenText/noticeLimit`` characters of text.
   public var lines: [String] {
     state.withLock { state in
       (state.log.map { ["log: " + ScreenText.notice($0)] } ?? [])
-        + (state.problem?.split(separator: "\n").map { "! " + ScreenText.notice($0) } ?? [])
+        + state.problems.flatMap { problem in
+          problem.message.split(separator: "\n").map { "! " + ScreenText.notice($0) }
+        }
     }
   }
 

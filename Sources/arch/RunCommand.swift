@@ -125,7 +125,7 @@ struct RunCommand {
       guard let url = todosFile else { throw UsageError("todos needs --file PATH") }
       guard let lock = Self.lock(url) else { return 1 }
       defer { withExtendedLifetime(lock) {} }
-      let storage = FileTodoStorage(url: url) { notices.problem($0?.description) }
+      let storage = FileTodoStorage(url: url) { notices.problem($0?.description, from: "storage") }
       let session = try ConsoleSession(
         implementation: implementation(of: TodosApp.self), notices: notices
       ) {
@@ -183,7 +183,7 @@ struct RunCommand {
   private func counterStorage(_ notices: Notices) throws -> FileCounterStorage {
     // `init` always resolves the counter's file (the option or the user's data directory).
     guard let url = storage else { throw UsageError("the counter needs --storage PATH") }
-    return FileCounterStorage(url: url) { notices.problem($0?.description) }
+    return FileCounterStorage(url: url) { notices.problem($0?.description, from: "storage") }
   }
 
   private func weatherService(_ notices: Notices) -> OpenMeteoService {
@@ -197,7 +197,7 @@ struct RunCommand {
         error.map {
           $0.isConnectivityProblem && source == .live
             ? "No network? Run offline with --weather fixtures.\n\($0)" : $0.description
-        })
+        }, from: "weather")
     }
   }
 

@@ -61,6 +61,20 @@ import Testing
     #expect(lines[0] == "log: saved␛[2J")
   }
 
+  /// In the shell, the storage and the weather each have their own notice line: one's success
+  /// never clears the other's problem (SPEC L6).
+  @Test func eachSourceKeepsItsOwnProblem() {
+    let notices = Notices()
+    notices.problem("storage: not saving", from: "storage")
+    notices.problem("127.0.0.1: no answer within 10 s", from: "weather")
+    #expect(notices.lines == ["! storage: not saving", "! 127.0.0.1: no answer within 10 s"])
+    notices.problem(nil, from: "weather")
+    #expect(notices.lines == ["! storage: not saving"])
+    notices.problem("search failed", from: "weather")
+    notices.problem("storage: cannot write", from: "storage")
+    #expect(notices.lines == ["! storage: cannot write", "! search failed"])
+  }
+
   @Test func wrappingBreaksAfterTheLastSpaceOfAPiece() {
     #expect(wrapped("", width: 10) == [""])
     #expect(wrapped("abc", width: 3) == ["abc"])

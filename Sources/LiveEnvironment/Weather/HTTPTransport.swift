@@ -3,6 +3,11 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An HTTP response: the status code and the body.
 public struct HTTPResponse: Sendable, Hashable {
@@ -117,13 +122,22 @@ public final class URLSessionTransport: HTTPTransport {
     let task = session.dataTask(with: request)
     let transfer = Transfer(host: host, limit: limit, timeout: timeout)
     transfers.add(transfer, for: task.taskIdentifier)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        transfer.wait(continuation)
-        task.resume()
+    do {
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          transfer.wait(continuation)
+          task.resume()
+        }
+      } onCancel: {
+        task.cancel()
       }
-    } onCancel: {
-      task.cancel()
+    } catch let failure as ConnectFailure {
+      // A server that refuses the connection was reached: no "No network?" for it (SPEC L6).
+      let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+      if ConnectFailure.isRefused(host: url.host ?? "", port: port) {
+        throw OpenMeteoError.transport(host: host, reason: "connection refused")
+      }
+      throw OpenMeteoError(failure.underlying, host: host, timeout: timeout)
     }
   }
 }
@@ -212,6 +226,9 @@ final class Transfer: Sendable {
       if let error = error as? URLError {
         if error.code == .cancelled {
           finish(.failure(CancellationError()))
+        } else if error.code == .cannotConnectToHost {
+          // Refused and unreachable look alike here; the caller tells them apart.
+          finish(.failure(ConnectFailure(underlying: error)))
         } else {
           finish(.failure(OpenMeteoError(error, host: host, timeout: timeout)))
         }
@@ -276,6 +293,44 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     transfer?.complete(error)
+  }
+}
+
+/// A connection that could not be made: refused by the host, or no route to it.
+struct ConnectFailure: Error {
+  let underlying: URLError
+
+  /// Whether a connection to `host`:`port` is refused now (the host answers, nothing listens),
+  /// as opposed to the host or its network not answering at all. Waits at most a second.
+  static func isRefused(host: String, port: Int) -> Bool {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var found: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else {
+      return false
+    }
+    defer { freeaddrinfo(first) }
+    var entry: UnsafeMutablePointer<addrinfo>? = first
+    while let address = entry {
+      defer { entry = address.pointee.ai_next }
+      let socketDescriptor = socket(
+        address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue),
+        address.pointee.ai_protocol)
+      guard socketDescriptor >= 0 else { continue }
+      defer { close(socketDescriptor) }
+      if connect(socketDescriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+        return false  // it listens now
+      }
+      if errno == ECONNREFUSED { return true }
+      guard errno == EINPROGRESS else { continue }
+      var poller = pollfd(fd: socketDescriptor, events: Int16(POLLOUT), revents: 0)
+      guard poll(&poller, 1, 1000) == 1 else { continue }
+      var status: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(socketDescriptor, SOL_SOCKET, SO_ERROR, &status, &length)
+      if status == ECONNREFUSED { return true }
+    }
+    return false
   }
 }
 

@@ -32,7 +32,7 @@ public enum OpenMeteoError: Error, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreachable(let host, let reason): "cannot reach \(host): \(reason)"
-    case .timedOut(let host, let after): "no answer from \(host) within \(Self.seconds(after)) s"
+    case .timedOut(let host, let after): "\(host): no answer within \(Self.seconds(after)) s"
     case .status(let host, let code, let reason):
       // The server's words, with any line break shown rather than acted on (SPEC L1).
       "\(host) answered HTTP \(code)" + (reason.map { ": " + ScreenText.safe($0) } ?? "")

@@ -113,6 +113,13 @@ public struct OpenMeteoService: WeatherService {
     } catch let error as OpenMeteoError {
       throw error
     } catch let error as DecodingError {
+      // Foundation reports a number it cannot represent (1e400, a 30-digit id) as invalid
+      // JSON; valid JSON holding one is said to be what it is (SPEC L6).
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        let scan = JSONScan(response.body), scan.isValid
+      {
+        throw .malformed(host: host, reason: scan.numberProblem)
+      }
       throw .malformed(host: host, reason: Self.describe(error))
     } catch {
       throw .malformed(host: host, reason: "\(error)")
@@ -253,4 +260,166 @@ extension ForecastResponse: CheckedResponse {
 /// Open-Meteo's error body: `{"error": true, "reason": "…"}`.
 struct ErrorResponse: Decodable {
   var reason: String
+}
+
+/// A syntax check of a JSON text that also finds the first number a Swift `Double` or `Int`
+/// cannot hold, with where it is: what a decoding error that only says "not valid JSON" hides.
+struct JSONScan {
+  private let bytes: [UInt8]
+  private var index = 0
+  private var path: [String] = []
+  /// The first number out of range: its path (`results.[0].latitude`) and its text.
+  private(set) var outOfRange: (path: String, text: String)?
+  /// Whether the whole text is one JSON value.
+  private(set) var isValid = false
+
+  /// Scans `data`; `nil` when it is not UTF-8.
+  init?(_ data: Data) {
+    bytes = Array(data)
+    guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+    skipSpace()
+    guard value(depth: 0) else { return }
+    skipSpace()
+    isValid = index == bytes.count
+  }
+
+  /// What to say about the number, for a body that is valid JSON.
+  var numberProblem: String {
+    guard let outOfRange else { return "number out of range" }
+    let shown = outOfRange.text.count > 40 ? outOfRange.text.prefix(39) + "…" : outOfRange.text
+    return "number out of range at '\(outOfRange.path)': \(shown)"
+  }
+
+  private mutating func skipSpace() {
+    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+  }
+
+  private mutating func value(depth: Int) -> Bool {
+    guard depth < 512, index < bytes.count else { return false }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return object(depth: depth)
+    case UInt8(ascii: "["): return array(depth: depth)
+    case UInt8(ascii: "\""): return string()
+    case UInt8(ascii: "t"): return literal("true")
+    case UInt8(ascii: "f"): return literal("false")
+    case UInt8(ascii: "n"): return literal("null")
+    default: return number()
+    }
+  }
+
+  private mutating func object(depth: Int) -> Bool {
+    index += 1
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return true
+    }
+    while true {
+      skipSpace()
+      let start = index
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
+      let key = String(decoding: bytes[(start + 1)..<(index - 1)], as: UTF8.self)
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+      index += 1
+      skipSpace()
+      path.append(key)
+      guard value(depth: depth + 1) else { return false }
+      path.removeLast()
+      skipSpace()
+      guard index < bytes.count else { return false }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      guard bytes[index] == UInt8(ascii: "}") else { return false }
+      index += 1
+      return true
+    }
+  }
+
+  private mutating func array(depth: Int) -> Bool {
+    index += 1
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return true
+    }
+    var element = 0
+    while true {
+      skipSpace()
+      path.append("[\(element)]")
+      guard value(depth: depth + 1) else { return false }
+      path.removeLast()
+      skipSpace()
+      guard index < bytes.count else { return false }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        element += 1
+        continue
+      }
+      guard bytes[index] == UInt8(ascii: "]") else { return false }
+      index += 1
+      return true
+    }
+  }
+
+  private mutating func string() -> Bool {
+    index += 1
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        index += 1
+        return true
+      case UInt8(ascii: "\\"):
+        index += 2
+      case 0..<0x20:
+        return false
+      default:
+        index += 1
+      }
+    }
+    return false
+  }
+
+  private mutating func literal(_ word: String) -> Bool {
+    let expected = Array(word.utf8)
+    guard bytes.count - index >= expected.count,
+      Array(bytes[index..<(index + expected.count)]) == expected
+    else { return false }
+    index += expected.count
+    return true
+  }
+
+  private mutating func number() -> Bool {
+    let start = index
+    func digits() -> Int {
+      let from = index
+      while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+      return index - from
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard digits() > 0 else { return false }
+    var isInteger = true
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      isInteger = false
+      guard digits() > 0 else { return false }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      isInteger = false
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard digits() > 0 else { return false }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    let representable = isInteger ? Int(text) != nil : (Double(text)?.isFinite ?? false)
+    if !representable, outOfRange == nil {
+      outOfRange = (path.joined(separator: "."), text)
+    }
+    return true
+  }
 }

@@ -21,7 +21,7 @@ final class LocalHTTPServer: Sendable {
     /// Headers promising a large body, then one byte of it every 100 ms until the client
     /// hangs up: never idle long enough for a per-packet timeout.
     case trickle
-    /// A 200 response of `bytes` spaces, sent in 64 KiB pieces every half millisecond, until all
+    /// A 200 response of `bytes` spaces, sent in 64 KiB pieces every 2 ms, until all
     /// are sent or the client hangs up: with `Content-Length` when `announced`
     /// is given (it may lie), else chunked or ended by closing the connection.
     case stream(bytes: Int, announced: Int? = nil, chunked: Bool = false)
@@ -158,7 +158,7 @@ final class LocalHTTPServer: Sendable {
         guard transmit(framed, to: connection) else { break }
         sent += count
         state.withLock { $0.bodyBytesSent += count }
-        usleep(500)  // the server's pace (at most 128 MiB/s), not a test's wait: a network's speed
+        usleep(2000)  // the server's pace (at most 32 MiB/s), not a test's wait: a network's speed
       }
       if chunked, sent == bytes { transmit(Array("0\r\n\r\n".utf8), to: connection) }
     case .largeHeaders(let size):
