@@ -11,6 +11,16 @@ work=$(mktemp -d)
 tmux() { command tmux -L "arch-live-$$" "$@"; }
 trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 architectures=$("$arch" list | sed -n 's/^architectures: //p' | tr -d ',')
+# Runs a command that must exit with a given status: `exits 1 "$arch" run …`.
+exits() {
+  local want=$1 status
+  shift
+  set +e
+  "$@"
+  status=$?
+  set -e
+  [ "$status" -eq "$want" ] || { echo "exit $status, not $want: $*"; return 1; }
+}
 
 echo "-- counter: ++- ends at Count: 1, and the next run starts there"
 for a in $architectures; do
@@ -55,12 +65,16 @@ printf '' >"$work/empty.json"
 grep -q '"title":"A"' "$work/empty.json"
 printf '[{"id": 1, "title": "kept"' >"$work/corrupt.json"
 cp "$work/corrupt.json" "$work/corrupt.before"
-"$arch" run todos --architecture baseline --file "$work/corrupt.json" --keys "B<enter>" >"$work/todos-corrupt.txt"
+# A save that fails is reported, and the run exits with status 1 (SPEC L5).
+exits 1 "$arch" run todos --architecture baseline --file "$work/corrupt.json" --keys "B<enter>" \
+  >"$work/todos-corrupt.txt" 2>"$work/todos-corrupt.err"
+grep -q "^storage: not saving: " "$work/todos-corrupt.err"
 grep -q "is not a todo list" "$work/todos-corrupt.txt"
 grep -q "not saving: .* holds data this app could not read" "$work/todos-corrupt.txt"
 cmp "$work/corrupt.json" "$work/corrupt.before"
 printf 'not a directory' >"$work/plain"
-"$arch" run todos --architecture baseline --file "$work/plain/todos.json" --keys "C<enter>" >"$work/todos-unwritable.txt"
+exits 1 "$arch" run todos --architecture baseline --file "$work/plain/todos.json" --keys "C<enter>" \
+  >"$work/todos-unwritable.txt" 2>/dev/null
 grep -q "storage: cannot write $work/plain/todos.json" "$work/todos-unwritable.txt"
 grep -q "log: storage: save failed" "$work/todos-unwritable.txt"
 echo "todos: missing, empty, corrupt (kept as it was) and unwritable files"
@@ -80,12 +94,14 @@ done
 echo "-- storage (SPEC L4, L5): what is not a count is kept; one writer per file; kill -9 leaves nothing behind"
 printf 'my notes\nbuy milk\n' >"$work/notes.txt"
 cp "$work/notes.txt" "$work/notes.before"
-"$arch" run counter --architecture baseline --storage "$work/notes.txt" --keys "++" >"$work/notes-run.txt"
+exits 1 "$arch" run counter --architecture baseline --storage "$work/notes.txt" --keys "++" \
+  >"$work/notes-run.txt" 2>/dev/null
 cmp "$work/notes.txt" "$work/notes.before"
 grep -q "is not a count" "$work/notes-run.txt"
 grep -q "not saving: $work/notes.txt holds data this app could not read" "$work/notes-run.txt"
 mkfifo "$work/fifo"
-"$arch" run counter --architecture baseline --storage "$work/fifo" --keys "+" >"$work/fifo-run.txt"
+exits 1 "$arch" run counter --architecture baseline --storage "$work/fifo" --keys "+" \
+  >"$work/fifo-run.txt" 2>/dev/null
 [ -p "$work/fifo" ] || { echo "the FIFO was replaced"; exit 1; }
 grep -q "not a regular file" "$work/fifo-run.txt"
 echo "notes and a FIFO at --storage are left as they were"
@@ -286,3 +302,35 @@ wait_for_file "$work/after"
 diff "$work/before" "$work/after"
 grep -q "exit 0" "$work/status"
 echo "shell: tabs switch with Ctrl-N, a hidden counter keeps its count, Ctrl-X resets all"
+
+# SPEC L3: at 40 columns, a key echoes within 100 ms with a 100,000-character name on screen,
+# and Escape quits within 1 s after a 10,000-character paste (bracketed: its text is not keys).
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+serve long-name
+tmux kill-session -t live 2>/dev/null || true
+rm -f "$work/before" "$work/after" "$work/status"
+tmux new-session -d -s live -x 40 -y 30 \
+  "stty -g >'$work/before'; '$arch' run weather --architecture mue --geocoding-url http://127.0.0.1:$port; echo \"exit \$?\" >'$work/status'; stty -g >'$work/after'; sleep 60"
+wait_for "type to search"
+tmux send-keys -t live "Berlin"
+wait_for "NNNNNNNNNNNNNNNNNNNN"
+start=$(now_ms)
+tmux send-keys -t live "x"
+until tmux capture-pane -p -t live | grep -q "Search: Berlinx"; do
+  [ $(( $(now_ms) - start )) -lt 5000 ] || { echo "the key never echoed"; exit 1; }
+done
+echo_ms=$(( $(now_ms) - start ))
+[ "$echo_ms" -le 100 ] || { echo "a key took $echo_ms ms to echo beside a 100,000-character name"; exit 1; }
+kill "$server"
+tmux set-buffer -b paste "$(printf 'ab%.0s' $(seq 5000))"
+tmux paste-buffer -p -b paste -t live
+wait_for "ababababab"
+start=$(now_ms)
+tmux send-keys -t live Escape
+wait_for_file "$work/after"
+quit_ms=$(( $(now_ms) - start ))
+diff "$work/before" "$work/after"
+grep -q "exit 0" "$work/status"
+[ "$quit_ms" -le 1000 ] || { echo "Escape took $quit_ms ms to quit after a paste"; exit 1; }
+echo "weather at 40 columns: a key echoes in $echo_ms ms beside a 100,000-character name;" \
+  "Escape quits in $quit_ms ms after a 10,000-character paste"

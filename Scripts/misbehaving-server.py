@@ -10,6 +10,7 @@ MODE is one of:
   huge-chunked    1 GiB in chunks
   hostile         a place whose name holds escape sequences, BEL, CR/LF and a bidi override
   long-reason     HTTP 500 whose reason is 500,000 characters
+  long-name       a place whose name is 100,000 characters
 """
 import http.server
 import json
@@ -71,6 +72,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             name = "Evil\x1b]0;pwned\x07\x1b[2J\r\nTown\u202e"
             self.send_json(200, {"results": [
                 {"id": 1, "name": name, "latitude": 1.0, "longitude": 2.0, "country": "X\x1b[31m"}]})
+        elif MODE == "long-name":
+            self.send_json(200, {"results": [
+                {"id": 1, "name": "N" * 100_000, "latitude": 1.0, "longitude": 2.0, "country": "X"}]})
         elif MODE == "long-reason":
             self.send_json(500, {"error": True, "reason": "x" * 500_000})
         else:

@@ -10,6 +10,8 @@ public enum KeyAction<Intent: Sendable>: Sendable {
   case quit
 }
 
+extension KeyAction: Equatable where Intent: Equatable {}
+
 /// An app of the spec as a terminal screen: which key sends which intent, and how a view looks.
 ///
 /// The screen is a function of the app's view (plus ``Input``, what the terminal itself tracks),

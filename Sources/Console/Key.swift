@@ -12,6 +12,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   case control(Character)
   /// Ctrl-C.
   case interrupt
+  /// Text pasted in one piece (bracketed paste): text, whatever it holds, never keys (SPEC L1).
+  /// An app with a text field types it there at once; the others ignore it.
+  case paste(String)
 
   public var description: String {
     switch self {
@@ -25,6 +28,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case .escape: "<esc>"
     case .control(let letter): "<ctrl-\(letter)>"
     case .interrupt: "<ctrl-c>"
+    case .paste(let text): "<paste \(text.count) characters>"
     }
   }
 }
@@ -36,14 +40,21 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 /// is called (the reader calls it when nothing more arrived in a short while).
 public struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
+  /// The bytes of a bracketed paste so far, while one is coming in.
+  private var pasted: [UInt8]?
+
+  private static let pasteStart = Array("\u{1B}[200~".utf8)
+  private static let pasteEnd = Array("\u{1B}[201~".utf8)
 
   public init() {}
 
   /// Whether an escape byte is held, waiting to see whether a sequence follows.
-  public var isHoldingEscape: Bool { pending == [0x1B] }
+  public var isHoldingEscape: Bool { pasted == nil && pending == [0x1B] }
 
-  /// Ends a held escape byte as the Escape key (and drops any unfinished sequence).
+  /// Ends a held escape byte as the Escape key (and drops any unfinished sequence). A paste in
+  /// progress is kept: its end is on its way.
   public mutating func flush() -> [Key] {
+    guard pasted == nil else { return [] }
     defer { pending.removeAll() }
     return isHoldingEscape ? [.escape] : []
   }
@@ -54,6 +65,28 @@ public struct KeyDecoder: Sendable {
     var keys: [Key] = []
     var index = 0
     while index < pending.count {
+      if pasted != nil {
+        // Inside a paste everything up to its end marker is text, split reads included.
+        guard let end = Self.find(Self.pasteEnd, in: pending, from: index) else {
+          // Keep a possible start of the end marker for the next read.
+          let keep = min(Self.pasteEnd.count - 1, pending.count - index)
+          pasted! += pending[index..<(pending.count - keep)]
+          pending.removeFirst(pending.count - keep)
+          return keys
+        }
+        pasted! += pending[index..<end]
+        keys.append(.paste(String(decoding: pasted!, as: UTF8.self)))
+        pasted = nil
+        index = end + Self.pasteEnd.count
+        continue
+      }
+      if pending[index] == 0x1B, pending.count - index >= Self.pasteStart.count,
+        pending[index..<(index + Self.pasteStart.count)].elementsEqual(Self.pasteStart)
+      {
+        pasted = []
+        index += Self.pasteStart.count
+        continue
+      }
       let byte = pending[index]
       switch byte {
       case 0x1B:
@@ -124,5 +157,18 @@ public struct KeyDecoder: Sendable {
     }
     pending.removeAll()
     return keys
+  }
+
+  /// The index where `marker` begins in `bytes` at or after `start`.
+  private static func find(_ marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard bytes.count - start >= marker.count else { return nil }
+    var index = start
+    while index <= bytes.count - marker.count {
+      if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
+        return index
+      }
+      index += 1
+    }
+    return nil
   }
 }

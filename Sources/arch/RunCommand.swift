@@ -3,6 +3,7 @@ import Console
 import Foundation
 import LiveEnvironment
 import Samples
+import Synchronization
 
 /// `arch run APP --architecture X`: one app of one architecture, live, in the terminal.
 struct RunCommand {
@@ -103,9 +104,10 @@ struct RunCommand {
 
   func run() async throws -> Int32 {
     let notices = Notices()
+    let saves = SaveOutcome()
     switch app {
     case CounterApp.name:
-      let storage = try counterStorage(notices)
+      let storage = try counterStorage(notices, saves)
       guard let lock = Self.lock(storage.url) else { return 1 }
       defer { withExtendedLifetime(lock) {} }
       let session = try ConsoleSession(
@@ -113,7 +115,7 @@ struct RunCommand {
       ) {
         CounterEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
-      return try await run(session, subtitle: "storage: \(storage.url.path)")
+      return try await run(session, subtitle: "storage: \(storage.url.path)", saves: saves)
     case StopwatchApp.name:
       let session = try ConsoleSession(
         implementation: implementation(of: StopwatchApp.self), notices: notices
@@ -125,15 +127,18 @@ struct RunCommand {
       guard let url = todosFile else { throw UsageError("todos needs --file PATH") }
       guard let lock = Self.lock(url) else { return 1 }
       defer { withExtendedLifetime(lock) {} }
-      let storage = FileTodoStorage(url: url) { notices.problem($0?.description, from: "storage") }
+      let storage = FileTodoStorage(url: url) {
+        notices.problem($0?.description, from: "storage")
+        saves.record($0)
+      }
       let session = try ConsoleSession(
         implementation: implementation(of: TodosApp.self), notices: notices
       ) {
         TodosEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
-      return try await run(session, subtitle: "file: \(url.path)")
+      return try await run(session, subtitle: "file: \(url.path)", saves: saves)
     case ShellApp.name:
-      let storage = try counterStorage(notices)
+      let storage = try counterStorage(notices, saves)
       guard let lock = Self.lock(storage.url) else { return 1 }
       defer { withExtendedLifetime(lock) {} }
       let service = weatherService(notices)
@@ -144,7 +149,7 @@ struct RunCommand {
           storage: storage, log: NoticeLog(notices), service: service, clock: ContinuousClock(),
           executor: $0)
       }
-      return try await run(session, subtitle: "storage: \(storage.url.path)")
+      return try await run(session, subtitle: "storage: \(storage.url.path)", saves: saves)
     default:
       let service = weatherService(notices)
       let session = try ConsoleSession(
@@ -180,10 +185,15 @@ struct RunCommand {
     return implementation
   }
 
-  private func counterStorage(_ notices: Notices) throws -> FileCounterStorage {
+  private func counterStorage(_ notices: Notices, _ saves: SaveOutcome) throws
+    -> FileCounterStorage
+  {
     // `init` always resolves the counter's file (the option or the user's data directory).
     guard let url = storage else { throw UsageError("the counter needs --storage PATH") }
-    return FileCounterStorage(url: url) { notices.problem($0?.description, from: "storage") }
+    return FileCounterStorage(url: url) {
+      notices.problem($0?.description, from: "storage")
+      saves.record($0)
+    }
   }
 
   private func weatherService(_ notices: Notices) -> OpenMeteoService {
@@ -201,13 +211,39 @@ struct RunCommand {
     }
   }
 
-  private func run<App>(_ session: ConsoleSession<App>, subtitle: String?) async throws -> Int32 {
+  /// Runs `session` with the script, or in the terminal; the exit status is 1 when the last save
+  /// failed (SPEC L5), after saying why on standard error.
+  private func run<App>(
+    _ session: ConsoleSession<App>, subtitle: String?, saves: SaveOutcome? = nil
+  ) async throws -> Int32 {
     if let script {
       print(ConsoleSession<App>.format(await session.run(script)), terminator: "")
-      return 0
+    } else {
+      let title = ["\(app) · \(architecture.name)", subtitle].compactMap(\.self)
+      try await session.runInteractive(title: title.joined(separator: " · "))
     }
-    let title = ["\(app) · \(architecture.name)", subtitle].compactMap(\.self)
-    try await session.runInteractive(title: title.joined(separator: " · "))
-    return 0
+    guard let failure = saves?.lastFailure else { return 0 }
+    FileHandle.standardError.write(Data("\(failure)\n".utf8))
+    return 1
   }
+}
+
+/// Whether the last save of a run failed, from what its storage reported.
+final class SaveOutcome: Sendable {
+  private let failure = Mutex<FileStorageError?>(nil)
+
+  /// Notes a storage's report: errors only a save gives set the failure; a report without an
+  /// error after a save (the next save worked) clears it.
+  func record(_ report: FileStorageError?) {
+    failure.withLock { failure in
+      switch report {
+      case .unwritable?, .keepsUnreadable?: failure = report
+      case nil: failure = nil
+      default: break
+      }
+    }
+  }
+
+  /// The last save's error, if it failed.
+  var lastFailure: FileStorageError? { failure.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import ArchitectureApps
 import Console
 import Testing
 
@@ -69,5 +70,67 @@ import Testing
     #expect(decoder.keys(from: [0x1B, 0x1B]) == [.escape])
     #expect(decoder.flush() == [.escape])
     #expect(decoder.keys(from: Array("\u{1B}[C\u{1B}[15~x".utf8)) == [.character("x")])
+  }
+
+  /// A bracketed paste is text: its Enter, Escape and Ctrl-C bytes never act as keys (SPEC L1).
+  @Test func aBracketedPasteIsTextWhateverItHolds() {
+    var decoder = KeyDecoder()
+    let pasted = "a\r\n\u{1B}[2J\u{03}b東"
+    let keys = decoder.keys(
+      from: Array("x\u{1B}[200~".utf8) + Array(pasted.utf8) + Array("\u{1B}[201~y".utf8))
+    #expect(keys == [.character("x"), .paste(pasted), .character("y")])
+  }
+
+  @Test func aPasteSplitAcrossReadsArrivesWhole() {
+    var decoder = KeyDecoder()
+    let bytes =
+      Array("\u{1B}[200~".utf8) + Array("hello\u{1B}world".utf8) + Array("\u{1B}[201~".utf8)
+    // Every split point, the markers' included.
+    for split in 1..<bytes.count {
+      #expect(
+        decoder.keys(from: bytes[..<split]) + decoder.keys(from: bytes[split...])
+          == [.paste("hello\u{1B}world")])
+    }
+    // A pause in the middle of a paste (the reader flushes) loses nothing.
+    #expect(decoder.keys(from: Array("\u{1B}[200~ab\u{1B}[20".utf8)) == [])
+    #expect(!decoder.isHoldingEscape)
+    #expect(decoder.flush() == [])
+    #expect(decoder.keys(from: Array("1~".utf8)) == [.paste("ab")])
+    let long = String(repeating: "0123456789", count: 1_000)
+    var keys: [Key] = decoder.keys(from: Array("\u{1B}[200~".utf8))
+    for chunk in Array(long.utf8).chunked(into: 997) { keys += decoder.keys(from: chunk) }
+    keys += decoder.keys(from: Array("\u{1B}[201~".utf8))
+    #expect(keys == [.paste(long)])
+  }
+}
+
+/// What a paste does in each app with a text field: one change, its line breaks kept as text.
+@Suite struct PasteTests {
+  @Test func weatherTypesAPasteIntoTheQueryAtOnce() {
+    var input = WeatherApp.initialInput
+    input.query = "Ber"
+    let view = WeatherView.initial
+    #expect(
+      WeatherApp.action(for: .paste("lin\r\nx"), view: view, input: &input)
+        == .send(.queryChanged("Berlin\r\nx")))
+  }
+
+  @Test func todosTypeAPasteIntoTheDraftWithoutAddingIt() {
+    var input = TodosApp.initialInput
+    var view = TodosView.loading
+    view.status = .ready
+    let action = TodosApp.action(for: .paste("Milk\nEggs"), view: view, input: &input)
+    #expect(action == .send(.draftChanged("Milk\nEggs")))
+  }
+
+  @Test func theCounterIgnoresAPaste() {
+    var none: Void = ()
+    #expect(CounterApp.action(for: .paste("+++"), view: .loading, input: &none) == .none)
+  }
+}
+
+extension Array {
+  fileprivate func chunked(into size: Int) -> [ArraySlice<Element>] {
+    stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
   }
 }

@@ -47,6 +47,9 @@ extension TodosApp: ConsoleApp {
       case .character(let character):
         input.editText.append(character)
         return .send(.row(id: editing, .editChanged(input.editText)))
+      case .paste(let text):
+        input.editText += text
+        return .send(.row(id: editing, .editChanged(input.editText)))
       case .backspace:
         guard !input.editText.isEmpty else { return .none }
         input.editText.removeLast()
@@ -59,6 +62,10 @@ extension TodosApp: ConsoleApp {
     switch key {
     case .character(let character):
       input.draft.append(character)
+      return .send(.draftChanged(input.draft))
+    case .paste(let text):
+      // Pasted text is typed at once, its line breaks included: it never adds a todo.
+      input.draft += text
       return .send(.draftChanged(input.draft))
     case .backspace:
       guard !input.draft.isEmpty else { return .none }

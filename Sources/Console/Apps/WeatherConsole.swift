@@ -31,6 +31,10 @@ extension WeatherApp: ConsoleApp {
     case .character(let character):
       input.query.append(character)
       return .send(.queryChanged(input.query))
+    case .paste(let text):
+      // Pasted text is typed at once: one change of the query (SPEC L1, L3).
+      input.query += text
+      return .send(.queryChanged(input.query))
     case .backspace:
       guard !input.query.isEmpty else { return .none }
       input.query.removeLast()

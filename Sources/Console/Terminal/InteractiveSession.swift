@@ -45,9 +45,24 @@ extension ConsoleSession {
       }
     }
     keys.stop()
+    // Saves already requested end before the runtime stops (SPEC L5), within a limit: a stuck
+    // file system must not keep the terminal from being given back.
+    await Self.settle(driver, on: executor, within: .seconds(10))
     await driver.stop()
     screen.finish()
     await executor.settle(driver)
+  }
+
+  /// Waits until the runtime has nothing left to do on `executor`, or `limit` has passed.
+  static func settle(
+    _ driver: any AppDriver<App>, on executor: SettlingExecutor, within limit: Duration
+  ) async {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await executor.settle(driver) }
+      group.addTask { try? await Task.sleep(for: limit) }
+      await group.next()
+      group.cancelAll()
+    }
   }
 }
 

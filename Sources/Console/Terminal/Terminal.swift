@@ -39,7 +39,7 @@ nonisolated(unsafe) private var savedSettings = termios()
 /// with a core dump for a crash); runs in a signal handler, so only async-signal-safe calls.
 private func restoreAndRaise(_ number: Int32) {
   _ = tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
-  let text: StaticString = "\u{1B}[?25h\n"
+  let text: StaticString = "\u{1B}[?2004l\u{1B}[?25h\n"
   _ = write(STDOUT_FILENO, text.utf8Start, text.utf8CodeUnitCount)
   _ = signal(number, SIG_DFL)
   _ = raise(number)
@@ -74,14 +74,15 @@ final class RawTerminal: Sendable {
       cc[Int(VTIME)] = 0
     }
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
-    output("\u{1B}[?25l")
+    // Hide the cursor; ask for pasted text to come bracketed, so it is never taken for keys.
+    output("\u{1B}[?25l\u{1B}[?2004h")
   }
 
   /// Puts the terminal back as it was and shows the cursor.
   func restore() {
     var settings = original
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
-    output("\u{1B}[?25h")
+    output("\u{1B}[?2004l\u{1B}[?25h")
     for number in restoredSignals {
       _ = signal(number, SIG_DFL)
     }
