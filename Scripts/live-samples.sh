@@ -106,6 +106,23 @@ exits 1 "$arch" run counter --architecture baseline --storage "$work/fifo" --key
 grep -q "not a regular file" "$work/fifo-run.txt"
 echo "notes and a FIFO at --storage are left as they were"
 
+# A file the user may not read (EACCES) is kept too; checked as an unprivileged user, since
+# root reads any file.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  perm=$(mktemp -d)
+  chmod 777 "$perm"
+  echo 3 >"$perm/count.txt"
+  chmod 000 "$perm/count.txt"
+  exits 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
+    "$arch" run counter --architecture io-loop --storage "$perm/count.txt" --keys "+" \
+    >"$work/perm-run.txt" 2>/dev/null
+  grep -q "cannot read $perm/count.txt: Permission denied" "$work/perm-run.txt" \
+    || { cat "$work/perm-run.txt"; exit 1; }
+  [ "$(cat "$perm/count.txt")" = "3" ] || { echo "the unreadable file changed"; exit 1; }
+  rm -rf "$perm"
+  echo "a file the user may not read is left as it was"
+fi
+
 mkdir -p "$work/locked"
 echo 5 >"$work/locked/count.txt"
 "$arch" run counter --architecture elm-store --storage "$work/locked/count.txt" --keys "+{3s}" \

@@ -99,6 +99,27 @@ import Testing
     }
   }
 
+  /// A list replaced by notes after the load is kept, and saves fail from then on (SPEC L4).
+  @Test func aFileThatBecameSomethingElseIsKept() async throws {
+    let storage = FileTodoStorage(url: try file(containing: #"[{"id":1,"title":"A","done":false}]"#))
+    #expect(try await storage.loadTodos()?.count == 1)
+    try await storage.saveTodos([TodoRecord(id: 1, title: "B", done: false)])
+    try Data("my notes".utf8).write(to: storage.url)
+    await #expect(throws: FileStorageError.keepsUnreadable(path: storage.url.path)) {
+      try await storage.saveTodos([TodoRecord(id: 1, title: "C", done: false)])
+    }
+    #expect(String(decoding: try Data(contentsOf: storage.url), as: UTF8.self) == "my notes")
+  }
+
+  /// A list another program rewrote (still a list) is replaced as usual.
+  @Test func aFileRewrittenAsAListIsReplaced() async throws {
+    let storage = FileTodoStorage(url: try file())
+    try await storage.saveTodos([TodoRecord(id: 1, title: "A", done: false)])
+    try Data(#"[{"id":2,"title":"Z","done":true}]"#.utf8).write(to: storage.url)
+    try await storage.saveTodos([TodoRecord(id: 3, title: "C", done: false)])
+    #expect(try await storage.loadTodos() == [TodoRecord(id: 3, title: "C", done: false)])
+  }
+
   @Test func aLargeListRoundTrips() async throws {
     let large = (1...100_000).map { TodoRecord(id: $0, title: "Task \($0)", done: $0 % 2 == 0) }
     let storage = FileTodoStorage(url: try file())

@@ -54,6 +54,25 @@ enum StorageFile {
     return bytes
   }
 
+  /// Which file is at `path` (or the file a symbolic link there names) and when it last
+  /// changed: equal fingerprints mean nobody wrote it in between. `nil` when there is none.
+  static func fingerprint(_ path: String) -> Fingerprint? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return Fingerprint(
+      device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+      seconds: Int64(status.st_mtim.tv_sec), nanoseconds: Int64(status.st_mtim.tv_nsec))
+  }
+
+  /// What ``fingerprint(_:)`` returns.
+  struct Fingerprint: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int64
+    var nanoseconds: Int64
+  }
+
   /// Replaces the file at `url` (or the file a symbolic link there names) with `bytes`.
   static func replace(_ url: URL, with bytes: [UInt8]) throws(FileStorageError) {
     let path = url.path

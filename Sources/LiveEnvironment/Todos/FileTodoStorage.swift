@@ -8,7 +8,9 @@ import Synchronization
 /// that cannot be read or is not such an array throws, and the app starts empty (T1); the file
 /// is then kept as it is: every save fails with
 /// ``FileStorageError/keepsUnreadable(path:)`` until the user moves it away, so the last good
-/// list someone had there is never overwritten by an empty one.
+/// list someone had there is never overwritten by an empty one. A file that changed since this
+/// storage last read or wrote it is read again before a save, and replaced only if it is still
+/// missing, empty or a list (SPEC L4); one that did not change is not read again.
 ///
 /// Saving replaces the file atomically (temporary file, fsync, rename), so a crash leaves the
 /// previous list or the new one, never a torn file.
@@ -21,6 +23,8 @@ public final class FileTodoStorage: TodoStorage {
 
   private let report: (@Sendable (FileStorageError?) -> Void)?
   private let isWritable = Mutex(true)
+  /// The file as this storage last read or wrote it.
+  private let known = Mutex<StorageFile.Fingerprint?>(nil)
 
   /// Creates storage in the file at `url`.
   ///
@@ -34,7 +38,9 @@ public final class FileTodoStorage: TodoStorage {
 
   public func loadTodos() async throws -> [TodoRecord]? {
     do {
+      let before = StorageFile.fingerprint(url.path)
       let records = try readList()
+      if before == StorageFile.fingerprint(url.path) { known.withLock { $0 = before } }
       report?(nil)
       return records
     } catch {
@@ -49,10 +55,21 @@ public final class FileTodoStorage: TodoStorage {
       guard isWritable.withLock({ $0 }) else {
         throw FileStorageError.keepsUnreadable(path: url.path)
       }
+      let now = StorageFile.fingerprint(url.path)
+      if now != nil, now != known.withLock({ $0 }) {
+        // Somebody else wrote the file since: it must still be a list to be replaced.
+        do {
+          _ = try readList()
+        } catch {
+          isWritable.withLock { $0 = false }
+          throw FileStorageError.keepsUnreadable(path: url.path)
+        }
+      }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       let data = (try? encoder.encode(todos)) ?? Data("[]".utf8)
       try StorageFile.replace(url, with: Array(data) + [0x0A])
+      known.withLock { $0 = StorageFile.fingerprint(url.path) }
       report?(nil)
     } catch let error as FileStorageError {
       report?(error)
