@@ -101,7 +101,8 @@ import Testing
 
   /// A list replaced by notes after the load is kept, and saves fail from then on (SPEC L4).
   @Test func aFileThatBecameSomethingElseIsKept() async throws {
-    let storage = FileTodoStorage(url: try file(containing: #"[{"id":1,"title":"A","done":false}]"#))
+    let storage = FileTodoStorage(
+      url: try file(containing: #"[{"id":1,"title":"A","done":false}]"#))
     #expect(try await storage.loadTodos()?.count == 1)
     try await storage.saveTodos([TodoRecord(id: 1, title: "B", done: false)])
     try Data("my notes".utf8).write(to: storage.url)
