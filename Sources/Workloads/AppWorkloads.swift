@@ -40,6 +40,48 @@ enum AppWorkloads {
     }
   }
 
+  /// Stopwatch ticks with `laps` laps on screen, each tick observed: what a tick costs must not
+  /// grow with the laps (SPEC R6, progress), so `ticks.laps.10000` is gated against
+  /// `ticks.laps.10`.
+  static func ticksWithLaps(_ laps: Int) -> Workload {
+    Workload(
+      name: "ticks.laps.\(laps)", app: StopwatchApp.name, operation: "tick", operations: 10_000
+    ) { contestant, count in
+      guard let implementation = contestant.stopwatch else { return nil }
+      let executor = SettlingExecutor.acquire()
+      let (session, before) = await onExecutor(executor) {
+        let session = await Session(implementation, executor: executor)
+        session.driver.send(.start)
+        await session.settle()
+        for _ in 0..<laps { session.driver.send(.lap) }
+        await session.settle()
+        return (session, session.views)
+      }
+      return Trial {
+        await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
+      } finish: { () throws(WorkloadFailure) -> Outcome in
+        let (view, notified) = await onExecutor(executor) {
+          let result = (await session.driver.view, session.views - before)
+          await session.end()
+          return result
+        }
+        executor.release()
+        let expected = StopwatchView(
+          elapsedTenths: count, isRunning: true, laps: Laps(Array(repeating: 0, count: laps)))
+        guard view == expected else {
+          throw WorkloadFailure(
+            "ticks.laps.\(laps): \(count) ticks showed \(view.elapsed) with \(view.laps.count) laps"
+          )
+        }
+        guard notified == count else {
+          throw WorkloadFailure(
+            "ticks.laps.\(laps): \(count) ticks notified the observer \(notified) time(s)")
+        }
+        return Outcome(operations: count, notifications: notified)
+      }
+    }
+  }
+
   /// Keystrokes 10 ms apart, then a pause: exactly one search.
   static let typing = Workload(
     name: "typing", app: WeatherApp.name, operation: "keystroke", operations: 10_000

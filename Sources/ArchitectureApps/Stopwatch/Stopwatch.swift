@@ -21,6 +21,47 @@ public enum StopwatchApp: Sendable {
   }
 }
 
+/// The laps taken so far: their times and their texts, each text formatted once, when its lap
+/// is taken. A view shares the texts rather than formatting them again, so a tick costs the
+/// same with ten laps or ten thousand (SPEC R6, progress).
+///
+/// ```swift
+/// var laps = Laps()
+/// laps.append(12)           // texts == ["Lap 1  0:01.2"]
+/// ```
+public struct Laps: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+  /// Each lap's time, in tenths of a second, in the order taken.
+  public private(set) var tenths: [Int] = []
+  /// Each lap's text, as the view shows it.
+  public private(set) var texts: [String] = []
+
+  /// No laps.
+  public init() {}
+
+  /// Laps taken at `tenths`, in order.
+  public init(_ tenths: [Int]) {
+    for lap in tenths { append(lap) }
+  }
+
+  /// Laps taken at these tenths, in order: `[12, 30]`.
+  public init(arrayLiteral tenths: Int...) {
+    self.init(tenths)
+  }
+
+  /// Takes a lap at `tenths`.
+  public mutating func append(_ tenths: Int) {
+    self.tenths.append(tenths)
+    texts.append(StopwatchApp.lapText(number: texts.count + 1, tenths: tenths))
+  }
+
+  public var isEmpty: Bool { tenths.isEmpty }
+  public var count: Int { tenths.count }
+
+  public static func == (lhs: Laps, rhs: Laps) -> Bool { lhs.tenths == rhs.tenths }
+  public func hash(into hasher: inout Hasher) { hasher.combine(tenths) }
+  public var description: String { tenths.description }
+}
+
 /// What the user does in the stopwatch app.
 public enum StopwatchIntent: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
   case start
@@ -47,6 +88,16 @@ public struct StopwatchView: Codable, Sendable, Hashable, CustomStringConvertibl
     self.startStopTitle = startStopTitle
     self.canLap = canLap
     self.laps = laps
+  }
+
+  /// Builds the view from elapsed tenths of a second, the running flag and the laps, whose
+  /// texts it shares: nothing is formatted again for a tick.
+  public init(elapsedTenths: Int, isRunning: Bool, laps: Laps) {
+    self.elapsed = StopwatchApp.format(tenths: elapsedTenths)
+    self.isRunning = isRunning
+    self.startStopTitle = isRunning ? "Stop" : "Start"
+    self.canLap = isRunning
+    self.laps = laps.texts
   }
 
   /// Builds the view from elapsed tenths of a second, the running flag and the lap times.

@@ -21,7 +21,7 @@ public final class BaselineStopwatch: Sendable {
     // side-by-side: stopwatch state
     var tenths = 0
     var isRunning = false
-    var laps: [Int] = []
+    var laps = Laps()
     /// The id of the running timer; a tick from any other timer is stale.
     var timer = 0
     let defects: BaselineDefects
@@ -45,7 +45,7 @@ public final class BaselineStopwatch: Sendable {
       case .intent(.reset):
         let wasRunning = isRunning
         tenths = 0
-        laps = []
+        laps = Laps()
         isRunning = false
         timer += 1
         return wasRunning ? .cancelTimer : nil
@@ -64,7 +64,7 @@ public final class BaselineStopwatch: Sendable {
 
     // side-by-side: stopwatch wiring
     var view: StopwatchView {
-      StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps)
+      StopwatchView(elapsedTenths: tenths, isRunning: isRunning, laps: laps)
     }
     // side-by-side: end
   }

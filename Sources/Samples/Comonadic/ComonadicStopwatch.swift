@@ -8,7 +8,7 @@ public enum ComonadicStopwatch {
   public struct State: Equatable, Sendable {
     public var tenths = 0
     public var isRunning = false
-    public var laps: [Int] = []
+    public var laps = Laps()
 
     public init() {}
   }
@@ -59,7 +59,7 @@ public enum ComonadicStopwatch {
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (StopwatchIntent) -> Void
   ) -> StopwatchView {
-    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, laps: state.laps)
   }
 
   public typealias Component = StoreComponent<

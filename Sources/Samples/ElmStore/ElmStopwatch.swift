@@ -7,7 +7,7 @@ public enum ElmStopwatch {
   public struct State: Equatable, Sendable {
     public var tenths = 0
     public var isRunning = false
-    public var laps: [Int] = []
+    public var laps = Laps()
 
     public init() {}
   }
@@ -48,7 +48,7 @@ public enum ElmStopwatch {
 
   // side-by-side: stopwatch wiring
   public static func view(_ state: State) -> StopwatchView {
-    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, laps: state.laps)
   }
 
   // side-by-side: stopwatch effects

@@ -24,13 +24,13 @@ public struct IOStopwatch: PureApp, Equatable {
   // side-by-side: stopwatch state
   public var tenths = 0
   public var isRunning = false
-  public var laps: [Int] = []
+  public var laps = Laps()
 
   public init() {}
 
   // side-by-side: stopwatch wiring
   public var view: StopwatchView {
-    StopwatchView(elapsedTenths: tenths, isRunning: isRunning, lapTenths: laps)
+    StopwatchView(elapsedTenths: tenths, isRunning: isRunning, laps: laps)
   }
 
   // side-by-side: stopwatch update+effects

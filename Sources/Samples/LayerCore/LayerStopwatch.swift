@@ -9,7 +9,7 @@ public enum LayerStopwatch {
   public struct AppState: Sendable, Equatable {
     public var tenths = 0
     public var isRunning = false
-    public var laps: [Int] = []
+    public var laps = Laps()
     /// The id of the latest timer; a tick from any other timer is stale.
     public var timer = 0
 
@@ -56,7 +56,7 @@ public enum LayerStopwatch {
         state.isRunning = false
       case .click(.reset):
         state.tenths = 0
-        state.laps = []
+        state.laps = Laps()
         state.isRunning = false
       case .click(.lap):
         guard state.isRunning else { return .skip }
@@ -84,7 +84,7 @@ public enum LayerStopwatch {
   public static func view(_ state: AppState?) -> StopwatchView {
     guard let state else { return .initial }
     return StopwatchView(
-      elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+      elapsedTenths: state.tenths, isRunning: state.isRunning, laps: state.laps)
   }
 
   // side-by-side: stopwatch effects

@@ -8,7 +8,7 @@ public enum MUEStopwatch {
   public struct State: Equatable, Sendable, SmartCopy {
     public var tenths = 0
     public var isRunning = false
-    public var laps: [Int] = []
+    public var laps = Laps()
 
     public init() {}
   }
@@ -66,7 +66,7 @@ public enum MUEStopwatch {
 
   // side-by-side: stopwatch wiring
   public static func view(_ state: State) -> StopwatchView {
-    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, lapTenths: state.laps)
+    StopwatchView(elapsedTenths: state.tenths, isRunning: state.isRunning, laps: state.laps)
   }
 
   /// A stopwatch loop for `environment`, started.
