@@ -82,8 +82,39 @@ enum Arch {
     exit(status.withLock { $0 })
   }
 
+  /// The usage of one command: its line under COMMANDS and its OPTIONS section; `nil` for a
+  /// command that does not exist.
+  static func usage(of command: String) -> String? {
+    let lines = usage.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // The command's entry: its line and the indented lines that continue it.
+    guard
+      let start = lines.firstIndex(where: { $0.hasPrefix("  \(command) ") || $0 == "  \(command)" })
+    else { return nil }
+    var entry = [lines[start]]
+    for line in lines[(start + 1)...] {
+      guard line.hasPrefix("                ") else { break }
+      entry.append(line)
+    }
+    let words = entry[0].split(separator: " ")
+    var text = "USAGE: arch \(command)"
+    // `trace APP` and `measure W`: the positional argument belongs to the usage line.
+    if words.count > 1, words[1].allSatisfy(\.isUppercase) { text += " \(words[1])" }
+    text += " [options]\n\n" + entry.joined(separator: "\n") + "\n"
+    if let options = lines.firstIndex(of: "OPTIONS (\(command)):") {
+      text += "\n" + lines[options...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+    }
+    return text
+  }
+
   nonisolated static func run() async -> Int32 {
     var arguments = Arguments(CommandLine.arguments.dropFirst())
+    // `arch COMMAND --help` (or -h): that command's usage.
+    if let command = arguments.command, arguments.flag("--help") || arguments.flag("-h"),
+      let text = usage(of: command)
+    {
+      print(text, terminator: "")
+      return 0
+    }
     do {
       switch arguments.command {
       case "conformance": return try await ConformanceCommand(&arguments).run()
