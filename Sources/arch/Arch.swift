@@ -18,6 +18,9 @@ enum Arch {
                       architecture, the baseline and the bare reducer, interleaved; print the
                       median ns per operation, its 95% interval and the ratios.
       measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
+      stress          Stop each runtime, or drop its last reference, while two threads send;
+                      print how many tries saw anything begin afterwards (SPEC R6). Exits 1 on
+                      any late event.
       run APP         Run an app live in the terminal: real file storage, the real clock,
                       Open-Meteo over HTTP. Keys are shown on screen; Escape or Ctrl-C quits.
 
@@ -58,6 +61,14 @@ enum Arch {
                           (default: https://geocoding-api.open-meteo.com)
       --forecast-url U    weather, shell: the forecast server (default: https://api.open-meteo.com)
       --timeout SECONDS   weather, shell: the limit per request (default: 10)
+
+    OPTIONS (stress):
+      --app A             counter, stopwatch, weather, todos or shell (default: all)
+      --architecture X    only this architecture (default: all)
+      --tries N           tries per architecture and app, half stopped, half released
+                          (default: 1000)
+      --seed N            seed of the random intents and moments (default: 1)
+      --format F          text or json (default: text)
 
     OPTIONS (trace):
       --architecture X    the architecture to run (required)
@@ -122,6 +133,7 @@ enum Arch {
       case "compare": return try await CompareCommand(&arguments).run()
       case "measure": return try await MeasureCommand(&arguments).run()
       case "run": return try await RunCommand(&arguments).run()
+      case "stress": return try await StressCommand(&arguments).run()
       case "list":
         try arguments.finish()
         ListCommand.run()
