@@ -58,7 +58,7 @@ let package = Package(
     .target(name: "CHeapUsage"),
     // The plain-Swift reference apps: the traces every architecture must match.
     .target(
-      name: "Baseline", dependencies: ["ArchitectureSpec", "Workloads"],
+      name: "Baseline", dependencies: ["ArchitectureSpec", "Workloads", "Kernel"],
       path: "Sources/Samples/Baseline"),
     // The catalog of every architecture's samples and conformance drivers.
     .target(

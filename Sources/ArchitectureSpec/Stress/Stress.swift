@@ -97,15 +97,16 @@ public enum Stress {
       }
     }
     let endAfter = Int(random.next() % UInt64(2 * intentsPerThread))
-    let senders = Senders(intents.map { list in
-      { @Sendable (sent: SentCounter) in
-        for intent in list {
-          guard let holder = weakHolder.value else { return }
-          holder.driver.send(intent)
-          sent.increment()
+    let senders = Senders(
+      intents.map { list in
+        { @Sendable (sent: SentCounter) in
+          for intent in list {
+            guard let holder = weakHolder.value else { return }
+            holder.driver.send(intent)
+            sent.increment()
+          }
         }
-      }
-    })
+      })
     while senders.sentCount < endAfter, !senders.isDone {
       try? await Task.sleep(for: .microseconds(20))
     }

@@ -76,17 +76,22 @@ extension StopwatchApp: StressApp {
     StopwatchEnvironment(clock: StressClock(probe: probe))
   }
 
-  public static var stressIntents: [StopwatchIntent] { [.start, .lap, .lap, .stop, .start, .reset] }
+  public static var stressIntents: [StopwatchIntent] {
+    [.start, .lap, .lap, .stop, .start, .reset]
+  }
 }
 
 extension WeatherApp: StressApp {
   public static func stressEnvironment(_ probe: StressProbe) -> WeatherEnvironment {
-    WeatherEnvironment(service: StressWeatherService(probe: probe), clock: StressClock(probe: probe))
+    WeatherEnvironment(
+      service: StressWeatherService(probe: probe), clock: StressClock(probe: probe))
   }
 
   public static var stressIntents: [WeatherIntent] {
-    [.queryChanged("B"), .queryChanged("Be"), .queryChanged("Ber"), .select(placeID: 1), .retry,
-     .toggleUnit]
+    [
+      .queryChanged("B"), .queryChanged("Be"), .queryChanged("Ber"), .select(placeID: 1), .retry,
+      .toggleUnit,
+    ]
   }
 }
 
@@ -97,9 +102,11 @@ extension TodosApp: StressApp {
   }
 
   public static var stressIntents: [TodosIntent] {
-    [.draftChanged("milk"), .add, .row(id: 1, .toggle), .row(id: 2, .toggle), .toggleAll,
-     .row(id: 3, .beginEdit), .row(id: 3, .editChanged("bread")), .row(id: 3, .commitEdit),
-     .filter(.active), .filter(.all), .clearCompleted]
+    [
+      .draftChanged("milk"), .add, .row(id: 1, .toggle), .row(id: 2, .toggle), .toggleAll,
+      .row(id: 3, .beginEdit), .row(id: 3, .editChanged("bread")), .row(id: 3, .commitEdit),
+      .filter(.active), .filter(.all), .clearCompleted,
+    ]
   }
 
   public static var stressChildren: [Int] { [1, 2, 3] }
@@ -114,8 +121,10 @@ extension ShellApp: StressApp {
   }
 
   public static var stressIntents: [ShellIntent] {
-    [.counter(.increment), .stopwatch(.start), .stopwatch(.lap), .weather(.queryChanged("Be")),
-     .select(.weather), .select(.stopwatch), .counter(.decrement), .resetAll]
+    [
+      .counter(.increment), .stopwatch(.start), .stopwatch(.lap), .weather(.queryChanged("Be")),
+      .select(.weather), .select(.stopwatch), .counter(.decrement), .resetAll,
+    ]
   }
 
   public static var stressChildren: [ShellTab] { ShellTab.allCases }

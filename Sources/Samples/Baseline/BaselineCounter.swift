@@ -1,4 +1,5 @@
 import ArchitectureSpec
+import Kernel
 
 // side-by-side: counter wiring
 /// The counter in plain Swift: a value model, a serial message loop, and tasks that call the
@@ -69,9 +70,17 @@ public final class BaselineCounter: Sendable {
   package init(environment: CounterEnvironment, defects: BaselineDefects) {
     self.defects = defects
     loop = MessageLoop(Model(), defects: defects)
-    effects = CounterEffects(environment: environment, defects: defects)
-    effects.connect { [weak self] message in self?.deliver(message) }
+    effects = CounterEffects(environment: environment, gate: loop.gate, defects: defects)
+    // Results reach the loop, not this object: an effect never keeps the app alive, so
+    // releasing it stops it even while a result is being handled (R6).
+    effects.connect { [weak loop, weak effects] message in
+      guard let loop, let effects else { return }
+      loop.send(message, isIntent: false, perform: effects.perform)
+    }
   }
+
+  /// Released, the counter behaves as stopped: queued intents are dropped, saves cancelled.
+  deinit { stop() }
 
   /// The current view.
   public var view: CounterView { loop.view }
@@ -79,8 +88,7 @@ public final class BaselineCounter: Sendable {
   // side-by-side: counter effects+wiring
   /// Starts: shows `Loading…`, reads the stored count, and starts writing saves in order.
   public func start(observer: @escaping @Sendable (CounterView) -> Void) {
-    guard let initial = loop.start(observer: observer) else { return }
-    observer(initial)
+    guard loop.start(observer: observer) else { return }
     effects.start()
     loop.drain(perform: effects.perform)
   }
@@ -102,9 +110,6 @@ public final class BaselineCounter: Sendable {
   }
 
   // side-by-side: counter effects
-  private func deliver(_ message: Model.Message) {
-    loop.send(message, isIntent: false, perform: effects.perform)
-  }
   // side-by-side: end
 }
 
@@ -115,14 +120,17 @@ final class CounterEffects: Sendable {
   private enum Slot { case load, saves }
 
   private let environment: CounterEnvironment
+  /// The owner's gate: a save or a log begins only while it is open (R6).
+  private let gate: StopGate
   private let defects: BaselineDefects
   private let tasks = TaskSlots<Slot>()
   private let saves: AsyncStream<Int>.Continuation
   private let pendingSaves: AsyncStream<Int>
   private let relay = Relay<BaselineCounter.Model.Message>()
 
-  init(environment: CounterEnvironment, defects: BaselineDefects) {
+  init(environment: CounterEnvironment, gate: StopGate, defects: BaselineDefects) {
     self.environment = environment
+    self.gate = gate
     self.defects = defects
     (pendingSaves, saves) = AsyncStream.makeStream(of: Int.self)
   }
@@ -148,22 +156,25 @@ final class CounterEffects: Sendable {
       })
     tasks.replace(
       .saves,
-      with: Task(executorPreference: environment.executor) { [pendingSaves, environment, defects] in
+      with: Task(executorPreference: environment.executor) {
+        [pendingSaves, environment, gate, defects] in
         for await count in pendingSaves {
           guard !Task.isCancelled else { return }
           // Mutation point (tests only): the log written before the save.
           if defects.contains(.logsBeforeSaving) {
-            environment.log.log(CounterApp.savedMessage(count))
+            gate.ifOpen { environment.log.log(CounterApp.savedMessage(count)) }
           }
           do {
-            try await environment.storage.save(count)
+            try await gate.call(on: environment.executor) {
+              try await environment.storage.save(count)
+            }
             guard !Task.isCancelled else { return }
             if !defects.contains(.logsBeforeSaving) {
-              environment.log.log(CounterApp.savedMessage(count))
+              gate.ifOpen { environment.log.log(CounterApp.savedMessage(count)) }
             }
           } catch {
-            guard !Task.isCancelled else { return }
-            environment.log.log(CounterApp.saveFailedMessage)
+            guard !Task.isCancelled, !gate.isStopped else { return }
+            gate.ifOpen { environment.log.log(CounterApp.saveFailedMessage) }
           }
         }
       })

@@ -117,23 +117,36 @@ public final class BaselineShell: Sendable {
   package init(environment: ShellEnvironment, defects: BaselineDefects) {
     self.defects = defects
     loop = MessageLoop(Model(defects: defects), defects: defects.intersection(.notifiesEveryChild))
-    counter = CounterEffects(environment: environment.counter, defects: [])
+    counter = CounterEffects(environment: environment.counter, gate: loop.gate, defects: [])
     stopwatch = StopwatchEffects(environment: environment.stopwatch, defects: [])
     weather = WeatherEffects(environment: environment.weather, defects: [])
-    counter.connect { [weak self] in self?.deliver(.counter($0)) }
-    stopwatch.connect { [weak self] in self?.deliver(.stopwatch($0)) }
-    weather.connect { [weak self] in self?.deliver(.weather($0)) }
+    // Results reach the loop, not this object: an effect never keeps the shell alive, so
+    // releasing it stops it even while a result is being handled (R6).
+    let deliver: @Sendable (Model.Message) -> Void = {
+      [weak loop, weak counter, weak stopwatch, weak weather] message in
+      guard let loop, let counter, let stopwatch, let weather else { return }
+      loop.send(message, isIntent: false) {
+        Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
+      }
+    }
+    counter.connect { deliver(.counter($0)) }
+    stopwatch.connect { deliver(.stopwatch($0)) }
+    weather.connect { deliver(.weather($0)) }
   }
+
+  /// Released, the shell behaves as stopped.
+  deinit { stop() }
 
   /// The current view.
   public var view: ShellView { loop.view }
 
   /// Starts the three children (H1): the counter's load is the only call.
   public func start(observer: @escaping @Sendable (ShellView) -> Void) {
-    guard let initial = loop.start(observer: observer) else { return }
-    observer(initial)
+    guard loop.start(observer: observer) else { return }
     counter.start()
-    loop.drain(perform: perform)
+    loop.drain {
+      Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
+    }
   }
 
   /// Sends an intent; safe from any thread.
@@ -176,10 +189,15 @@ public final class BaselineShell: Sendable {
 
   // side-by-side: shell effects
   private func deliver(_ message: Model.Message, isIntent: Bool = false) {
-    loop.send(message, isIntent: isIntent, perform: perform)
+    loop.send(message, isIntent: isIntent) {
+      Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
+    }
   }
 
-  private func perform(_ effect: Model.Effect) {
+  private static func perform(
+    _ effect: Model.Effect, counter: CounterEffects, stopwatch: StopwatchEffects,
+    weather: WeatherEffects
+  ) {
     if let effect = effect.counter { counter.perform(effect) }
     if let effect = effect.stopwatch { stopwatch.perform(effect) }
     for effect in effect.weather { weather.perform(effect) }

@@ -17,10 +17,9 @@ public final class BaselineTally: TallySubject {
   public init(_ setup: TallySetup) {
     loop = MessageLoop(Model(state: setup.state), defects: [])
     let observers = Array(repeating: setup.notify, count: setup.observers + setup.fanout)
-    let initial = loop.start { state in
+    _ = loop.start { state in
       for observer in observers { observer(state) }
     }
-    if let initial { for observer in observers { observer(initial) } }
     loop.drain(perform: { _ in })
   }
 

@@ -1,4 +1,5 @@
 import ArchitectureSpec
+import Kernel
 
 // side-by-side: todos wiring
 /// The todos list in plain Swift: a value model whose rows are addressed by id, a serial
@@ -239,17 +240,24 @@ public final class BaselineTodos: Sendable {
 
   package init(environment: TodosEnvironment, defects: BaselineDefects) {
     loop = MessageLoop(Model(defects: defects), defects: defects)
-    effects = TodosEffects(environment: environment, defects: defects)
-    effects.connect { [weak self] message in self?.deliver(message) }
+    effects = TodosEffects(environment: environment, gate: loop.gate, defects: defects)
+    // Results reach the loop, not this object: an effect never keeps the app alive, so
+    // releasing it stops it even while a result is being handled (R6).
+    effects.connect { [weak loop, weak effects] message in
+      guard let loop, let effects else { return }
+      loop.send(message, isIntent: false, perform: effects.perform)
+    }
   }
+
+  /// Released, the list behaves as stopped: queued intents are dropped, the save cancelled.
+  deinit { stop() }
 
   /// The current view.
   public var view: TodosView { loop.view }
 
   /// Starts: shows the list as loading and reads it.
   public func start(observer: @escaping @Sendable (TodosView) -> Void) {
-    guard let initial = loop.start(observer: observer) else { return }
-    observer(initial)
+    guard loop.start(observer: observer) else { return }
     effects.start()
     loop.drain(perform: effects.perform)
   }
@@ -270,9 +278,6 @@ public final class BaselineTodos: Sendable {
     effects.stop()
   }
 
-  private func deliver(_ message: Model.Message) {
-    loop.send(message, isIntent: false, perform: effects.perform)
-  }
   // side-by-side: end
 }
 
@@ -283,12 +288,15 @@ final class TodosEffects: Sendable {
   private enum Slot { case load, save }
 
   private let environment: TodosEnvironment
+  /// The owner's gate: a save begins only while it is open (R6).
+  private let gate: StopGate
   private let defects: BaselineDefects
   private let tasks = TaskSlots<Slot>()
   private let relay = Relay<BaselineTodos.Model.Message>()
 
-  init(environment: TodosEnvironment, defects: BaselineDefects) {
+  init(environment: TodosEnvironment, gate: StopGate, defects: BaselineDefects) {
     self.environment = environment
+    self.gate = gate
     self.defects = defects
   }
 
@@ -313,14 +321,15 @@ final class TodosEffects: Sendable {
     if let line = effect.log { environment.log.log(line) }
     guard let list = effect.save else { return }
     let storage = environment.storage
+    let executor = environment.executor
     // Each save has a task of its own: the model never asks for a second while one is in flight
     // (mutants that do show up as overlapping saves in the trace).
     tasks.replace(
       .save,
-      with: Task(executorPreference: environment.executor) { [weak relay] in
+      with: Task(executorPreference: environment.executor) { [weak relay, gate] in
         let succeeded: Bool
         do {
-          try await storage.saveTodos(list)
+          try await gate.call(on: executor) { try await storage.saveTodos(list) }
           succeeded = true
         } catch {
           succeeded = false

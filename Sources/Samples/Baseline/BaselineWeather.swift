@@ -150,16 +150,23 @@ public final class BaselineWeather: Sendable {
     self.defects = defects
     loop = MessageLoop(Model(defects: defects), defects: defects)
     effects = WeatherEffects(environment: environment, defects: defects)
-    effects.connect { [weak self] message in self?.deliver(message) }
+    // Results reach the loop, not this object: an effect never keeps the app alive, so
+    // releasing it stops it even while a result is being handled (R6).
+    effects.connect { [weak loop, weak effects] message in
+      guard let loop, let effects else { return }
+      loop.send(message, isIntent: false, perform: effects.perform)
+    }
   }
+
+  /// Released, it behaves as stopped: calls in flight are cancelled.
+  deinit { stop() }
 
   /// The current view.
   public var view: WeatherView { loop.view }
 
   /// Starts: shows the empty search.
   public func start(observer: @escaping @Sendable (WeatherView) -> Void) {
-    guard let initial = loop.start(observer: observer) else { return }
-    observer(initial)
+    guard loop.start(observer: observer) else { return }
     loop.drain(perform: effects.perform)
   }
 
@@ -174,9 +181,6 @@ public final class BaselineWeather: Sendable {
     if !defects.contains(.appliesResultsAfterStop) { effects.stop() }
   }
 
-  private func deliver(_ message: Model.Message) {
-    loop.send(message, isIntent: false, perform: effects.perform)
-  }
   // side-by-side: end
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Kernel
 import Synchronization
 
 /// The pure part of a baseline app: a value that handles one message at a time.
@@ -78,6 +79,9 @@ final class MessageLoop<Model: LoopModel>: Sendable {
 
   private let state: Mutex<State>
   private let defects: BaselineDefects
+  /// Where everything the loop and its effects begin begins: observer calls, environment calls.
+  /// `stop()` closes it and waits for what began on other threads (R6).
+  let gate = StopGate()
 
   init(_ model: Model, defects: BaselineDefects) {
     state = Mutex(State(model: model, lastView: model.view))
@@ -87,10 +91,10 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// The current view.
   var view: Model.View { state.withLock { $0.lastView } }
 
-  /// Starts the loop and returns the initial view, or `nil` if it was started before. Until the
-  /// caller drains, messages sent by others are queued. Child observers subscribed before start
-  /// receive their first view here.
-  func start(observer: @escaping @Sendable (Model.View) -> Void) -> Model.View? {
+  /// Starts the loop and calls `observer` with the initial view; `false` if it was started or
+  /// stopped before. Until the caller drains, messages sent by others are queued. Child
+  /// observers subscribed before start receive their first view here.
+  func start(observer: @escaping @Sendable (Model.View) -> Void) -> Bool {
     let started = state.withLock { state -> (Model.View, [ChildCall])? in
       guard !state.isStarted, !state.isStopped else { return nil }
       state.isStarted = true
@@ -102,9 +106,12 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       }
       return (state.lastView, calls)
     }
-    guard let (view, calls) = started else { return nil }
-    for (observe, childView) in calls { observe(childView) }
-    return view
+    guard let (view, calls) = started else { return false }
+    gate.ifOpen {
+      for (observe, childView) in calls where !gate.isStopped { observe(childView) }
+      if !gate.isStopped { observer(view) }
+    }
+    return true
   }
 
   private typealias ChildCall = (@Sendable (Model.ChildView) -> Void, Model.ChildView)
@@ -124,7 +131,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       }
       return view
     }
-    if let first { observe(first) }
+    if let first { gate.ifOpen { observe(first) } }
   }
 
   /// The calls owed to the observers of the children the last message touched.
@@ -181,12 +188,20 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     if mustDrain { drain(perform: perform) }
   }
 
-  /// Handles queued messages until none is left.
+  /// Handles queued messages until none is left (or the loop stopped).
+  ///
+  /// What a message starts — observer calls, then its effect — runs in a section of ``gate``,
+  /// each part only while the gate is open: a stop from inside an observer ends the message's
+  /// deliveries there, and a stop on another thread waits for the section (R6).
   func drain(perform: (Model.Effect) -> Void) {
     while let next = takeNext() {
+      guard gate.enter() else { continue }
       if let view = next.changedView { next.observer?(view) }
-      if let calls = next.childCalls { for (observe, view) in calls { observe(view) } }
-      if let effect = next.effect { perform(effect) }
+      if let calls = next.childCalls {
+        for (observe, view) in calls where !gate.isStopped { observe(view) }
+      }
+      if let effect = next.effect, !gate.isStopped { perform(effect) }
+      gate.leave()
     }
   }
 
@@ -224,11 +239,14 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       state.lastView = model.view
       return Next(observer: state.observer, changedView: model.view, effect: effect)
     }
-    if let view = next.changedView { next.observer?(view) }
-    if let effect { perform(effect) }
+    gate.ifOpen {
+      if let view = next.changedView { next.observer?(view) }
+      if let effect { perform(effect) }
+    }
   }
 
-  /// Stops the loop: queued and later messages are dropped and the observer is released (R6).
+  /// Stops the loop: queued and later messages are dropped and the observer is released, and
+  /// it returns once deliveries begun on other threads have ended (R6).
   func stop() {
     state.withLock { state in
       // Mutation point (tests only): a stop that only closes the door to intents.
@@ -242,6 +260,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       state.queue.removeAll()
       state.head = 0
     }
+    if !defects.contains(.appliesResultsAfterStop) { gate.stop() }
   }
 }
 

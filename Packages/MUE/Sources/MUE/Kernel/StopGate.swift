@@ -1,0 +1,181 @@
+// Vendored from Kernel/Runtime/StopGate.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Synchronization
+
+/// What makes `stop()` mean stop (SPEC R6): everything a runtime *begins* — an observer call,
+/// an environment call — begins inside a section of the gate, and ``stop()`` closes the gate and
+/// waits for the sections open on other threads. Once it returns, no section opens any more.
+///
+/// A section on the thread that calls ``stop()`` (stop from inside an observer or an effect) is
+/// not waited for: it cannot end while its own thread waits. Its caller checks ``isStopped``
+/// before each further call, so nothing else begins once that call returns.
+///
+/// Entering and leaving cost two atomic operations and a thread-local read each; the lock and
+/// the condition are used only while a stop waits.
+@usableFromInline
+package final class StopGate: @unchecked Sendable {
+  // @unchecked: `mutex` and `condition` are only used through pthread calls; `state` is atomic.
+
+  /// Bit 0: stopped. The rest: twice the number of open sections.
+  @usableFromInline let state = Atomic<Int>(0)
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+
+  package init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    condition = .allocate(capacity: 1)
+    condition.initialize(to: pthread_cond_t())
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    condition.deallocate()
+    mutex.deallocate()
+  }
+
+  /// Whether ``stop()`` was called.
+  @inlinable package var isStopped: Bool {
+    state.load(ordering: .sequentiallyConsistent) & 1 != 0
+  }
+
+  /// Opens a section; `false` (and nothing opened) once the gate is stopped.
+  @inlinable
+  package func enter() -> Bool {
+    let before = state.add(2, ordering: .sequentiallyConsistent).oldValue
+    guard before & 1 == 0 else {
+      release()
+      return false
+    }
+    OpenSections.push(self)
+    return true
+  }
+
+  /// Closes the section opened by the last successful ``enter()`` on this thread.
+  @inlinable
+  package func leave() {
+    OpenSections.pop(self)
+    release()
+  }
+
+  @usableFromInline
+  func release() {
+    let after = state.subtract(2, ordering: .sequentiallyConsistent).newValue
+    if after & 1 != 0 { wakeStopper() }
+  }
+
+  @usableFromInline @inline(never)
+  func wakeStopper() {
+    pthread_mutex_lock(mutex)
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Runs `body` inside a section; `nil` without running it once the gate is stopped.
+  @inlinable
+  package func ifOpen<Result>(_ body: () throws -> Result) rethrows -> Result? {
+    guard enter() else { return nil }
+    defer { leave() }
+    return try body()
+  }
+
+  /// Calls `operation` inside a section until its first suspension, then lets the section go
+  /// and waits for the result: an environment call the operation makes first either begins
+  /// before ``stop()`` returns or not at all (`CancellationError`). Cancelling the caller
+  /// cancels the operation.
+  ///
+  /// Before the OS releases that start tasks at once (macOS 26 and its siblings), the
+  /// operation starts on its own task after the check, which leaves a short window.
+  ///
+  /// - Parameter executor: Where the operation goes on after its first suspension: the
+  ///   effect's own executor preference.
+  package func call<Result: Sendable>(
+    on executor: (any TaskExecutor)?, _ operation: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+      guard !Task.isCancelled, enter() else { throw CancellationError() }
+      let task = Task.immediate(executorPreference: executor) { try await operation() }
+      leave()
+      return try await withTaskCancellationHandler {
+        try await task.value
+      } onCancel: {
+        task.cancel()
+      }
+    } else {
+      guard !Task.isCancelled, !isStopped else { throw CancellationError() }
+      return try await operation()
+    }
+  }
+
+  /// Closes the gate for good and returns once every section open on another thread has
+  /// ended. Idempotent; callable from any thread, also from inside a section.
+  package func stop() {
+    state.bitwiseOr(1, ordering: .sequentiallyConsistent)
+    let own = OpenSections.count(of: self)
+    pthread_mutex_lock(mutex)
+    while state.load(ordering: .sequentiallyConsistent) >> 1 > own {
+      pthread_cond_wait(condition, mutex)
+    }
+    pthread_mutex_unlock(mutex)
+  }
+}
+
+/// The sections open on the current thread, innermost last: how ``StopGate/stop()`` knows which
+/// sections are its own caller's.
+@usableFromInline
+enum OpenSections {
+  @usableFromInline static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { pointer in
+      #if canImport(Darwin)
+        let pointer: UnsafeMutableRawPointer = pointer
+      #else
+        guard let pointer else { return }
+      #endif
+      pointer.assumingMemoryBound(to: [ObjectIdentifier].self).deinitialize(count: 1)
+      pointer.deallocate()
+    }
+    return key
+  }()
+
+  /// This thread's list, made on first use.
+  @usableFromInline
+  static var list: UnsafeMutablePointer<[ObjectIdentifier]> {
+    if let existing = pthread_getspecific(key) {
+      return existing.assumingMemoryBound(to: [ObjectIdentifier].self)
+    }
+    let list = UnsafeMutablePointer<[ObjectIdentifier]>.allocate(capacity: 1)
+    list.initialize(to: [])
+    list.pointee.reserveCapacity(4)
+    pthread_setspecific(key, list)
+    return list
+  }
+
+  @inlinable
+  static func push(_ gate: StopGate) { list.pointee.append(ObjectIdentifier(gate)) }
+
+  @inlinable
+  static func pop(_ gate: StopGate) {
+    let list = list
+    if list.pointee.last == ObjectIdentifier(gate) {
+      list.pointee.removeLast()
+    } else if let index = list.pointee.lastIndex(of: ObjectIdentifier(gate)) {
+      list.pointee.remove(at: index)
+    }
+  }
+
+  static func count(of gate: StopGate) -> Int {
+    list.pointee.reduce(0) { $0 + ($1 == ObjectIdentifier(gate) ? 1 : 0) }
+  }
+}
