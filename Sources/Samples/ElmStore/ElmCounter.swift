@@ -71,14 +71,17 @@ public enum ElmCounter {
         // logged as soon as it is done.
         dispatch.run(id: Work.saves, lifetime: .untilCancelled) { send in
           for await count in saves {
+            // `ifActive`: once the store stopped, no save or log begins (R6).
             do {
-              try await storage.save(count)
-              guard send.isActive else { return }
-              log.log(CounterApp.savedMessage(count))
+              try await send.ifActive { try await storage.save(count) }
+              guard send.ifActive({ log.log(CounterApp.savedMessage(count)) }) != nil else {
+                return
+              }
               send(.saved(count))
             } catch {
-              guard send.isActive else { return }
-              log.log(CounterApp.saveFailedMessage)
+              guard send.ifActive({ log.log(CounterApp.saveFailedMessage) }) != nil else {
+                return
+              }
               send(.saveFailed)
             }
           }

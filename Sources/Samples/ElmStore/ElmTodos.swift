@@ -243,7 +243,8 @@ public enum ElmTodos {
         if let list = state.listToSave {
           dispatch.run(id: Work.save) { send in
             do {
-              try await storage.saveTodos(list)
+              // `ifActive`: once the store stopped, no save begins (R6).
+              try await send.ifActive { try await storage.saveTodos(list) }
               send(.saved(succeeded: true))
             } catch is CancellationError {
               throw CancellationError()

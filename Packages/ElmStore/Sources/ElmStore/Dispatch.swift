@@ -157,22 +157,33 @@ public struct Send<Action: Sendable>: Sendable {
   /// A child run's send: its actions embedded into the parent run's send.
   let forward: (@Sendable (Action) -> Void)?
   let liveness: (@Sendable () -> Bool)?
+  /// The store's gate (R6), `nil` outside a store.
+  let gate: StopGate?
+  /// Where the run's tasks run.
+  let executor: (any TaskExecutor)?
 
-  init(host: any EffectHost<Action>, origin: Run<AnyWorkID>) {
+  init(
+    host: any EffectHost<Action>, origin: Run<AnyWorkID>, gate: StopGate? = nil,
+    executor: (any TaskExecutor)? = nil
+  ) {
     self.host = host
     self.origin = origin
     forward = nil
     liveness = nil
+    self.gate = gate
+    self.executor = executor
   }
 
   init(
     origin: Run<AnyWorkID>, forward: @escaping @Sendable (Action) -> Void,
-    isActive: @escaping @Sendable () -> Bool
+    isActive: @escaping @Sendable () -> Bool, gate: StopGate?, executor: (any TaskExecutor)?
   ) {
     host = nil
     self.origin = origin
     self.forward = forward
     liveness = isActive
+    self.gate = gate
+    self.executor = executor
   }
 
   /// Dispatches `action`, unless this run is over.
@@ -187,9 +198,51 @@ public struct Send<Action: Sendable>: Sendable {
     return host?.isLive(origin) ?? false
   }
 
+  /// Calls `body` — a log line, say — only while this run is active. When the store's
+  /// ``Store/stop()`` returns, a body has either ended or never begins: `stop()` waits for one
+  /// that began on another thread.
+  ///
+  /// ```swift
+  /// send.ifActive { log.log("saved \(count)") }
+  /// ```
+  ///
+  /// - Returns: What `body` returned, or `nil` when the run is over.
+  @discardableResult
+  public func ifActive<Result>(_ body: () throws -> Result) rethrows -> Result? {
+    guard let gate else { return isActive ? try body() : nil }
+    guard gate.enter() else { return nil }
+    defer { gate.leave() }
+    return isActive ? try body() : nil
+  }
+
+  /// Calls `operation` — a save, say — only while this run is active: the call begins before a
+  /// concurrent ``Store/stop()`` returns, or not at all. Use it for work that must never begin
+  /// after stop; a cancellable request needs none (it begins cancelled and ends at once).
+  ///
+  /// ```swift
+  /// try await send.ifActive { try await storage.save(count) }
+  /// ```
+  ///
+  /// - Throws: `CancellationError` when the run is over, or what `operation` throws.
+  public func ifActive<Result: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    guard let gate else {
+      guard isActive else { throw CancellationError() }
+      return try await operation()
+    }
+    let isActive: @Sendable () -> Bool = { self.isActive }
+    return try await gate.call(on: executor) {
+      guard isActive() else { throw CancellationError() }
+      return try await operation()
+    }
+  }
+
   /// This run's send for a child's actions.
   func map<Child: Sendable>(_ embed: @escaping @Sendable (Child) -> Action) -> Send<Child> {
-    Send<Child>(origin: origin, forward: { self(embed($0)) }, isActive: { self.isActive })
+    Send<Child>(
+      origin: origin, forward: { self(embed($0)) }, isActive: { self.isActive }, gate: gate,
+      executor: executor)
   }
 }
 

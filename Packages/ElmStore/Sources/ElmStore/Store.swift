@@ -36,6 +36,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
   let executor: (any TaskExecutor)?
   private let nextObserverID = Atomic(0)
+  /// Where observer calls and effects begin: ``stop()`` closes it and waits for what began on
+  /// other threads (R6).
+  @usableFromInline let gate = StopGate()
 
   /// Creates a store and, if given, dispatches `initialAction`.
   ///
@@ -76,6 +79,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   deinit {
     withCore { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// The state now.
@@ -108,8 +112,20 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       let state = core.value.pointee.state
       let observers = core.value.pointee.subscribers
       core.unlock()
-      for observer in observers where changed || !observer.onlyOnChange { observer.notify(state) }
+      if gate.enter() {
+        notify(observers, of: state, changed: changed)
+        gate.leave()
+      }
       finishDrain()
+    }
+  }
+
+  /// Calls `observers` with `state` (those that want only changes, if it `changed`); inside a
+  /// section of the gate, and none once the store stopped (a stop from inside an observer).
+  @inlinable @inline(__always)
+  func notify(_ observers: [Subscriber<State>], of state: State, changed: Bool) {
+    for observer in observers where (changed || !observer.onlyOnChange) && !gate.isStopped {
+      observer.notify(state)
     }
   }
 
@@ -134,8 +150,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       return (true, changed, core.state, core.subscribers)
     }
     guard claimed else { return }
-    for observer in observers where changed || !observer.onlyOnChange { observer.notify(state) }
-    if let body = effect.body { body(state, action, Dispatch(host: self)) }
+    if gate.enter() {
+      notify(observers, of: state, changed: changed)
+      if let body = effect.body, !gate.isStopped { body(state, action, Dispatch(host: self)) }
+      gate.leave()
+    }
     finishDrain()
   }
 
@@ -153,9 +172,14 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Stops the store: effects are cancelled, observers released, later actions ignored.
   ///
-  /// When `stop()` returns, no observer is called again and no late effect result is applied.
+  /// When `stop()` returns, nothing begins any more: no observer is called again, no effect
+  /// starts, and no late effect result is applied. An observer call or effect begun on another
+  /// thread is waited for; called from inside one, `stop()` returns at once and the store
+  /// calls nothing more once it returns. Callable from any thread; calling it again does
+  /// nothing.
   public func stop() {
     withCore { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// Returns when nothing is queued and no finite effect is running.
@@ -206,19 +230,16 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         core.next(
           update: update, recordsStates: recordsStates, idleWaiters: &waiters, records: &records)
       }
-      switch kind {
-      case .drained:
+      if case .drained = kind {
         waiters.resumeAll()
         return
-      case .subscribed:
-        for observer in observers { observer.notify(state) }
-      case .applied:
-        for observer in observers where changed || !observer.onlyOnChange {
-          observer.notify(state)
-        }
-        if let monitor { for record in records { monitor(record) } }
-        if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
       }
+      guard gate.enter() else { continue }
+      defer { gate.leave() }
+      notify(observers, of: state, changed: changed || kind == .subscribed)
+      guard kind == .applied, !gate.isStopped else { continue }
+      if let monitor { for record in records { monitor(record) } }
+      if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
     }
   }
 

@@ -35,7 +35,7 @@ extension Store: EffectHost {
       })
     else { return }
     superseded?.cancel()
-    let send = Send(host: self, origin: run)
+    let send = Send(host: self, origin: run, gate: gate, executor: executor)
     let task = Task(executorPreference: executor) { [weak self] in
       do {
         try await operation(send)

@@ -1,6 +1,8 @@
 // Vendored from Kernel/Runtime/StopGate.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
 // then run the script (CI fails while a copy differs).
 
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -8,7 +10,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// What makes `stop()` mean stop (SPEC R6): everything a runtime *begins* — an observer call,
 /// an environment call — begins inside a section of the gate, and ``stop()`` closes the gate and
