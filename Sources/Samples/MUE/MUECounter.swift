@@ -110,14 +110,15 @@ public enum MUECounter {
           return .single(.loadFailed)
         }
       case .save(let count):
+        // `WhileRunning`: once the loop stopped, no save or log begins (R6).
         do {
-          try await storage.save(count)
+          try await WhileRunning.call { try await storage.save(count) }
           return .single(.saved(count))
         } catch {
           return .single(.saveFailed(count))
         }
       case .log(let message):
-        log.log(message)
+        WhileRunning.perform { log.log(message) }
         return .empty
       }
     }

@@ -289,8 +289,9 @@ public enum MUETodos {
           return .single(.loadFailed)
         }
       case .save(let list):
+        // `WhileRunning`: once the loop stopped, no save or log begins (R6).
         do {
-          try await storage.saveTodos(list)
+          try await WhileRunning.call { try await storage.saveTodos(list) }
           return .single(.saved(succeeded: true))
         } catch is CancellationError {
           return .empty
@@ -298,7 +299,7 @@ public enum MUETodos {
           return .single(.saved(succeeded: false))
         }
       case .log(let message):
-        log.log(message)
+        WhileRunning.perform { log.log(message) }
         return .empty
       }
     }

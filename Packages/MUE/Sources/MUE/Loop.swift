@@ -34,6 +34,9 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// loop's from construction on.
   @usableFromInline let firstEffects: [Effect]
   private let nextObserverID = Lock(0)
+  /// Where observer calls and effect launches begin: `stop()` closes it and waits for what
+  /// began on other threads (R6).
+  @usableFromInline let gate = StopGate()
 
   /// Creates a loop whose state is what ``Update/first(state:)`` makes of `state`; its first
   /// effects start with ``start()``.
@@ -69,6 +72,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
 
   deinit {
     core.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// The state now.
@@ -117,13 +121,18 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       locked.pointee.queue.startDraining()
       let observers = locked.pointee.subscribers
       core.unlock()
-      for observer in observers { observer.notify(next) }
+      if gate.enter() {
+        for observer in observers where !gate.isStopped { observer.notify(next) }
+        gate.leave()
+      }
       return drain()
     }
     locked.pointee.queue.startDraining()
     let step = locked.pointee.apply(result)
+    // Entered under the lock, so a stop waits for this step's cancellations and launches.
+    let entered = gate.enter()
     core.unlock()
-    perform(step)
+    perform(step, entered: entered)
     drain()
   }
 
@@ -143,12 +152,18 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
-  /// later events ignored. When `stop()` returns, no observer is called again.
+  /// later events ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no observer is called, no effect handler
+  /// starts, and work an effect handler wraps in ``WhileRunning`` (a save, a log line) never
+  /// begins. An observer call begun on another thread is waited for; called from inside an
+  /// observer, `stop()` returns at once and no observer is called after that one returns.
   ///
   /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
   /// To go on from where it stopped, make a new loop with ``restarted()``.
   public func stop() {
     core.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// Returns when nothing is queued or handled and no effect handler is running.
@@ -221,33 +236,42 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       case .subscribe(let observer):
         locked.pointee.subscribers.append(observer)
         core.unlock()
-        observer.notify(before)
+        _ = gate.ifOpen { observer.notify(before) }
         continue
       }
       let step = locked.pointee.apply(result)
+      let entered = gate.enter()
       core.unlock()
       monitor?(
         Processed(
           input: input, after: step.state, effects: result.effects,
           cancellations: result.cancellations))
-      perform(step)
+      perform(step, entered: entered)
     }
   }
 
-  /// Carries out a step after unlocking: cancel, notify, start.
+  /// Carries out a step after unlocking: cancel, notify, start; the last two only inside the
+  /// gate's section, `entered` while the step was taken.
   @inlinable
-  func perform(_ step: Step<State, Effect>) {
+  func perform(_ step: Step<State, Effect>, entered: Bool) {
     for task in step.cancelled { task.cancel() }
-    if step.notifies { for observer in step.observers { observer.notify(step.state) } }
-    for launch in step.started { self.launch(launch.effect, launch.run) }
+    guard entered else { return }
+    if step.notifies {
+      for observer in step.observers where !gate.isStopped { observer.notify(step.state) }
+    }
+    for launch in step.started where !gate.isStopped { self.launch(launch.effect, launch.run) }
+    gate.leave()
   }
 
   /// Runs `effect`'s handler as a task that feeds its results back while `run` is live.
   @inlinable
   func launch(_ effect: Effect, _ run: Run<Effect.ID>) {
     let effectHandler = self.effectHandler
+    let (gate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
-      switch await effectHandler.handle(effect) {
+      // The loop's gate is the handler's: `WhileRunning` work never begins after stop (R6).
+      let result = await gate.scoping(executor: executor) { await effectHandler.handle(effect) }
+      switch result {
       case .single(let value):
         _ = self?.deliver(value, from: run)
       case .empty:

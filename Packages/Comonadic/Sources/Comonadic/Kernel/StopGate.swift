@@ -180,3 +180,66 @@ enum OpenSections {
     list.pointee.reduce(0) { $0 + ($1 == ObjectIdentifier(gate) ? 1 : 0) }
   }
 }
+
+extension StopGate {
+  /// The runtime whose effect runs on a task: its gate and its effects' executor.
+  package struct Scope: Sendable {
+    package let gate: StopGate
+    package let executor: (any TaskExecutor)?
+
+    package init(_ gate: StopGate, executor: (any TaskExecutor)?) {
+      self.gate = gate
+      self.executor = executor
+    }
+  }
+
+  /// The runtime whose effect runs on this task, for ``WhileRunning``.
+  @TaskLocal package static var current: Scope?
+
+  /// Runs an effect's `operation` with this gate as its runtime's (see ``WhileRunning``).
+  @usableFromInline
+  package func scoping<Result: Sendable>(
+    executor: (any TaskExecutor)?, _ operation: () async throws -> Result
+  ) async rethrows -> Result {
+    try await Self.$current.withValue(Scope(self, executor: executor), operation: operation)
+  }
+}
+
+/// Work an effect must not begin once its runtime has stopped (SPEC R6): a save, a log line.
+///
+/// An effect's code runs on a task of its own, so between checking that the runtime still runs
+/// and calling the environment, `stop()` may return on another thread. These calls close that
+/// window: the work either begins before `stop()` returns (which waits for it), or never.
+/// Outside an effect they simply run the work.
+///
+/// ```swift
+/// try await WhileRunning.call { try await storage.save(count) }
+/// WhileRunning.perform { log.log("saved \(count)") }
+/// ```
+///
+/// A cancellable request (a load, a search) needs neither: after `stop()` it begins already
+/// cancelled and ends at once.
+public enum WhileRunning {
+  /// Calls `body` unless the effect's runtime has stopped.
+  ///
+  /// - Returns: What `body` returned, or `nil` when the runtime has stopped.
+  @discardableResult
+  public static func perform<Result>(_ body: () throws -> Result) rethrows -> Result? {
+    guard let gate = StopGate.current?.gate else { return try body() }
+    guard gate.enter() else { return nil }
+    defer { gate.leave() }
+    return try body()
+  }
+
+  /// Calls `operation` unless the effect's runtime has stopped: it begins before a concurrent
+  /// `stop()` returns, or not at all.
+  ///
+  /// - Throws: `CancellationError` when the runtime has stopped (or the task is cancelled), or
+  ///   what `operation` throws.
+  public static func call<Result: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    guard let scope = StopGate.current else { return try await operation() }
+    return try await scope.gate.call(on: scope.executor, operation)
+  }
+}
