@@ -134,8 +134,9 @@ public struct StorageHandler: IOHandler {
       }
     case .save(let count):
       context.run { send in
+        // `WhileRunning`: once the program stopped, no save begins (R6).
         do {
-          try await storage.save(count)
+          try await WhileRunning.call { try await storage.save(count) }
           send(.saved(count))
         } catch {
           send(.saveFailed)

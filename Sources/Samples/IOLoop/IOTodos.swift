@@ -309,8 +309,9 @@ public struct TodoStorageHandler: IOHandler {
       }
     case .save(let list):
       context.run { send in
+        // `WhileRunning`: once the program stopped, no save begins (R6).
         do {
-          try await storage.saveTodos(list)
+          try await WhileRunning.call { try await storage.saveTodos(list) }
           send(.saved(succeeded: true))
         } catch is CancellationError {
           // Stopped: nothing to report.

@@ -28,6 +28,9 @@ where
   /// pack.
   @usableFromInline let handlers: [any IOHandler]
   @usableFromInline let executor: (any TaskExecutor)?
+  /// Where observer and handler calls begin: `stop()` closes it and waits for what began on
+  /// other threads (R6).
+  @usableFromInline let gate = StopGate()
   /// What handlers' contexts and work call, as functions made where the program's types are
   /// known: through the `IOHost` existential they would run as generic code, looking up type
   /// metadata on every input.
@@ -81,6 +84,7 @@ where
 
   deinit {
     core.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// The state now.
@@ -128,9 +132,14 @@ where
     locked.pointee.queue.startDraining()
     let observers = locked.pointee.subscribers
     let state = locked.pointee.state
+    // Entered under the lock: a stop waits for this step's observers and outputs (R6).
+    let entered = gate.enter()
     core.unlock()
-    for observer in observers { observer.notify(state) }
-    if !outputs.isEmpty { handle(outputs) }
+    if entered {
+      notify(observers, state)
+      if !outputs.isEmpty, !gate.isStopped { handle(outputs) }
+      gate.leave()
+    }
     endDrain()
   }
 
@@ -151,10 +160,21 @@ where
   }
 
   /// Stops the program: running work is cancelled and what it sends later dropped, queued
-  /// inputs are discarded, later inputs ignored. When `stop()` returns, no handler is called
-  /// again.
+  /// inputs are discarded, later inputs ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no observer or handler is called, and work
+  /// wrapped in ``WhileRunning`` (a save, a log line) never begins. An observer or handler call
+  /// begun on another thread is waited for; called from inside one, `stop()` returns at once
+  /// and nothing more is called once that call returns.
   public func stop() {
     core.withLock { $0.stop() }.complete()
+    gate.stop()
+  }
+
+  /// Calls `observers` with `state` inside the gate's section, none once stopped.
+  @inlinable @inline(__always)
+  func notify(_ observers: [Subscriber<App>], _ state: App) {
+    for observer in observers where !gate.isStopped { observer.notify(state) }
   }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
@@ -178,14 +198,22 @@ where
       let input: App.Input
       switch locked.pointee.queue.take() {
       case .start:
+        let entered = gate.enter()
         core.unlock()
-        handle(initialOutputs)
+        if entered {
+          handle(initialOutputs)
+          gate.leave()
+        }
         continue
       case .subscribe(let observer):
         locked.pointee.subscribers.append(observer)
         let state = locked.pointee.state
+        let entered = gate.enter()
         core.unlock()
-        observer.notify(state)
+        if entered {
+          observer.notify(state)
+          gate.leave()
+        }
         continue
       case .input(let slot, let value, _):
         guard let typed = App.Input(erasing: value, at: slot) else {
@@ -200,9 +228,14 @@ where
       let outputs = locked.pointee.step(input)
       let observers = locked.pointee.subscribers
       let state = locked.pointee.state
+      guard gate.enter() else {
+        core.unlock()
+        continue
+      }
       core.unlock()
-      for observer in observers { observer.notify(state) }
-      handle(outputs)
+      notify(observers, state)
+      if !gate.isStopped { handle(outputs) }
+      gate.leave()
     }
   }
 
@@ -288,9 +321,11 @@ where
       })
     else { return }
     superseded?.cancel()
-    // The task holds the program weakly: only the sender inside `operation` refers to it.
+    // The task holds the program weakly: only the sender inside `operation` refers to it. The
+    // program's gate is the work's: `WhileRunning` work never begins after stop (R6).
+    let (gate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
-      await operation(run)
+      await gate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
