@@ -167,8 +167,9 @@ public enum LayerCounter {
       }
       guard let save = input, lastSave.exchange(save.id) != save.id else { return }
       callback.run { send in
+        // `WhileRunning`: once the flow stopped, no save begins (R6).
         do {
-          try await storage.save(save.value)
+          try await WhileRunning.call { try await storage.save(save.value) }
           send(.saved(save.value))
         } catch {
           send(.saveFailed(save.value))

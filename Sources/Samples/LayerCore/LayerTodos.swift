@@ -394,8 +394,9 @@ public enum LayerTodos {
       }
       guard let save = input, lastSave.exchange(save.id) != save.id else { return }
       callback.run { send in
+        // `WhileRunning`: once the flow stopped, no save begins (R6).
         do {
-          try await storage.saveTodos(save.value)
+          try await WhileRunning.call { try await storage.saveTodos(save.value) }
           send(.saved(save, succeeded: true))
         } catch is CancellationError {
           // Stopped: nothing to report.

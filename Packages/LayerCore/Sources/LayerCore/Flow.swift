@@ -28,6 +28,9 @@ public final class Flow<C: Core>: Sendable {
   /// The layers' event mappings: held here only, so that a released flow frees them.
   @usableFromInline let routes: [any AnyObject & Sendable]
   @usableFromInline let executor: (any TaskExecutor)?
+  /// Where layer deliveries, machine starts and work results begin: `stop()` closes it and
+  /// waits for what began on other threads (R6).
+  @usableFromInline let gate: StopGate
 
   /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
   /// and emits.
@@ -38,6 +41,8 @@ public final class Flow<C: Core>: Sendable {
   package init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>? = nil) {
     self.core = core
     self.executor = executor
+    let gate = StopGate()
+    self.gate = gate
     lock = Lock(FlowState())
     let host = WeakHost()
     let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
@@ -58,7 +63,7 @@ public final class Flow<C: Core>: Sendable {
           }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
     }
     routes = layers.compactMap { $0.route }
-    deliverAll = Self.chain(layers)
+    deliverAll = Self.chain(layers, gate: gate)
     starts = layers.map { $0.start }
     host.calls = HostCalls(
       isLive: { unsafeDowncast($0, to: Flow<C>.self).isLive($1) },
@@ -75,16 +80,17 @@ public final class Flow<C: Core>: Sendable {
   /// What the layers that get states do with one, in layer order, as one function: a chain of
   /// closures, each calling the ones before it and then its layer's, which costs less than an
   /// array's element retains. Not inlinable on purpose: compiled once for any state, a link
-  /// hands the state on by address, where a specialized one copies it for each call.
+  /// hands the state on by address, where a specialized one copies it for each call. No layer
+  /// gets the state once the flow stopped (a stop from inside an earlier layer).
   @usableFromInline
-  static func chain(_ layers: [LayerNode<C.State>]) -> @Sendable (C.State) -> Void {
+  static func chain(_ layers: [LayerNode<C.State>], gate: StopGate) -> @Sendable (C.State) -> Void {
     var all: @Sendable (C.State) -> Void = { _ in }
     for layer in layers {
       guard let deliver = layer.deliver else { continue }
       let earlier = all
       all = { state in
         earlier(state)
-        deliver(state)
+        if !gate.isStopped { deliver(state) }
       }
     }
     return all
@@ -92,6 +98,7 @@ public final class Flow<C: Core>: Sendable {
 
   deinit {
     lock.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// The state now; `nil` until the reducer first sets one.
@@ -133,8 +140,13 @@ public final class Flow<C: Core>: Sendable {
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
     claim.store(DrainClaim.draining, ordering: .relaxed)
+    // Entered under the lock: a stop waits for this delivery (R6).
+    let entered = gate.enter()
     lock.unlock()
-    deliver(state)
+    if entered {
+      deliver(state)
+      gate.leave()
+    }
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
     if !claim.compareExchange(
       expected: DrainClaim.draining, desired: 0, ordering: .acquiringAndReleasing
@@ -195,9 +207,15 @@ public final class Flow<C: Core>: Sendable {
 
   /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
   /// are discarded, later events ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no layer gets a state, no machine
+  /// processes, and work wrapped in ``WhileRunning`` (a save, a log line) never begins. A
+  /// delivery begun on another thread is waited for; called from inside one, `stop()` returns
+  /// at once and no further layer is called once that one returns.
   @inlinable
   public func stop() {
     lock.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   /// Returns when no event is queued or handled and no finite work runs. Work started with
@@ -234,8 +252,11 @@ public final class Flow<C: Core>: Sendable {
       let message = locked.pointee.queue.take()
       switch message {
       case .start:
+        let entered = gate.enter()
         lock.unlock()
-        for start in starts { start() }
+        guard entered else { continue }
+        for start in starts where !gate.isStopped { start() }
+        gate.leave()
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.
       case .event(let event, _):
@@ -243,11 +264,17 @@ public final class Flow<C: Core>: Sendable {
           lock.unlock()
           continue
         }
+        let entered = gate.enter()
         lock.unlock()
+        guard entered else { continue }
         deliver(state)
+        gate.leave()
       case .job(let job, _):
+        let entered = gate.enter()
         lock.unlock()
+        guard entered else { continue }
         job()
+        gate.leave()
       }
     }
   }
@@ -286,9 +313,11 @@ public final class Flow<C: Core>: Sendable {
       })
     else { return }
     superseded?.cancel()
-    // The task holds the flow weakly: only the callback inside `operation` refers to it.
+    // The task holds the flow weakly: only the callback inside `operation` refers to it. The
+    // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
+    let (gate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
-      await operation(run)
+      await gate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }
     if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }

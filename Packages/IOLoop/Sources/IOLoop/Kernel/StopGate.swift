@@ -30,6 +30,7 @@ package final class StopGate: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
+  @usableFromInline
   package init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -121,6 +122,7 @@ package final class StopGate: @unchecked Sendable {
 
   /// Closes the gate for good and returns once every section open on another thread has
   /// ended. Idempotent; callable from any thread, also from inside a section.
+  @usableFromInline
   package func stop() {
     state.bitwiseOr(1, ordering: .sequentiallyConsistent)
     let own = OpenSections.count(of: self)
