@@ -87,7 +87,8 @@ public enum ComonadicCounter {
     guard let count = state.countToSave else { return [] }
     return [
       .task(id: Work.save, whenRunning: .enqueue) { environment, _ in
-        try await environment.storage.save(count)
+        // `WhileRunning`: once the component stopped, no save begins (R6).
+        try await WhileRunning.call { try await environment.storage.save(count) }
         return .mutate { $0.lastSaveFailed = false }
       } catch: { _ in
         .mutate { $0.lastSaveFailed = true }

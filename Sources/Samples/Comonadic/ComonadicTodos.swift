@@ -138,7 +138,8 @@ public enum ComonadicTodos {
     guard let list = state.listToSave else { return steps }
     steps.append(
       .task(id: Work.save) { environment, _ in
-        try await environment.storage.saveTodos(list)
+        // `WhileRunning`: once the component stopped, no save begins (R6).
+        try await WhileRunning.call { try await environment.storage.saveTodos(list) }
         return .mutate { $0.saved(succeeded: true) }
       } catch: { _ in
         .mutate { $0.saved(succeeded: false) }  // a cancelled save's result is dropped

@@ -60,7 +60,8 @@ public enum MooreCounter {
     guard let count = state.countToSave else { return [] }
     return [
       .task(id: Work.save, whenRunning: .enqueue) { environment, _ in
-        try await environment.storage.save(count)
+        // `WhileRunning`: once the component stopped, no save begins (R6).
+        try await WhileRunning.call { try await environment.storage.save(count) }
         return Inputs(.saved)
       } catch: { _ in
         Inputs(.saveFailed)

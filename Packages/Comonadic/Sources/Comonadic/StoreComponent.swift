@@ -218,7 +218,7 @@ struct ViewFans<View> {
           }
           guard !observers.isEmpty else { return }
           let view = space.extract()
-          for observer in observers { observer.notify(view) }
+          for observer in observers where !explorer.gate.isStopped { observer.notify(view) }
         }
       }
       observer(space.extract())

@@ -21,6 +21,9 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
   let environment: Environment
   let executor: (any TaskExecutor)?
+  /// Where observer calls, effect bodies and work begin: `stop()` closes it and waits for what
+  /// began on other threads (R6).
+  @usableFromInline let gate = StopGate()
 
   init(
     space: W, environment: Environment,
@@ -59,8 +62,13 @@ where W.Action: Sendable, W.Focus: Sendable {
       return self.core.unlock()
     }
     core.pointee.queue.startDraining()
+    // Entered under the lock: a stop waits for this input's observers and effects (R6).
+    let entered = gate.enter()
     self.core.unlock()
-    execute(plan)
+    if entered {
+      execute(plan)
+      gate.leave()
+    }
     drain()
   }
 
@@ -94,8 +102,16 @@ where W.Action: Sendable, W.Focus: Sendable {
     let space = core.value.pointee.space
     let observers = core.value.pointee.subscribers
     core.unlock()
-    for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
+    notify(observers, space, changed: changed)
     return true
+  }
+
+  /// Calls `observers` with `space`; none once stopped (a stop from inside an observer).
+  @inlinable @inline(__always)
+  func notify(_ observers: [Subscriber<W>], _ space: W, changed: Bool) {
+    for observer in observers where (changed || !observer.onlyOnChange) && !gate.isStopped {
+      observer.notify(space)
+    }
   }
 
   /// ``apply(_:)`` for a dispatcher lifted over a list: the work of elements the action
@@ -111,7 +127,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     guard let (changed, space, observers, departed) = applied else { return false }
     for task in departed { task.cancel() }
-    for observer in observers where changed || !observer.onlyOnChange { observer.notify(space) }
+    notify(observers, space, changed: changed)
     return true
   }
 
@@ -170,13 +186,14 @@ where W.Action: Sendable, W.Focus: Sendable {
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
     rest: ArraySlice<Step>
   ) {
-    let environment = environment
+    let (environment, gate, executor) = (environment, gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       // Work a later step superseded before its task began still runs, cancelled: the
       // environment sees the call and its cancellation (R5), whenever the task starts. Only a
-      // stopped (or released) runtime starts nothing more (R6).
+      // stopped (or released) runtime starts nothing more (R6). The runtime's gate is the
+      // work's: `WhileRunning` work never begins after stop.
       guard self?.hasStopped == false else { return }
-      let action = await operation(environment, focus)
+      let action = await gate.scoping(executor: executor) { await operation(environment, focus) }
       self?.finish(run, with: action, rest: rest)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
@@ -201,11 +218,11 @@ where W.Action: Sendable, W.Focus: Sendable {
     guard let (run, focus, superseded) = started else { return false }
     superseded?.cancel()
     let send = Send(host: self, run: run)
-    let environment = environment
+    let (environment, gate, executor) = (environment, gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       // As for a task step: superseded before it began, it still runs, cancelled (R5).
       guard self?.hasStopped == false else { return }
-      await operation(environment, focus, send)
+      await gate.scoping(executor: executor) { await operation(environment, focus, send) }
       self?.core.withLock { core in
         // A stream that returned on its own: what it sent stays queued.
         if core.isLive(run) { _ = core.runs.finish(run) }
@@ -240,8 +257,12 @@ where W.Action: Sendable, W.Focus: Sendable {
         return
       }
       let message = core.pointee.queue.take()
+      // Entered under the lock: a stop waits for this message's observers and effects (R6).
+      let entered = gate.enter()
       self.core.unlock()
+      guard entered else { continue }
       handle(message)
+      gate.leave()
     }
   }
 
@@ -271,7 +292,7 @@ where W.Action: Sendable, W.Focus: Sendable {
           return core.space
         })
       else { return }
-      if initial {
+      if initial, !gate.isStopped {
         observer.notify(space)
       }
     }
@@ -317,8 +338,10 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
   }
 
+  /// Stops for good; returns once what began on other threads has ended (R6).
   func stop() {
     core.withLock { $0.stop() }.complete()
+    gate.stop()
   }
 
   func idle() async {
