@@ -28,17 +28,8 @@ import Synchronization
 /// cancelled, their late results are dropped, and later actions are ignored. Effects hold the
 /// store weakly, so a running timer never keeps it alive.
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let core: Lock<Core<State, Action>>
-  @usableFromInline let update: @Sendable (inout State, Action) -> Void
-  @usableFromInline let effect: Effect<State, Action>
-  /// Whether an action with no observer can be applied in place: no effect and no monitor.
-  @usableFromInline let isPlain: Bool
-  @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
-  let executor: (any TaskExecutor)?
-  private let nextObserverID = Atomic(0)
-  /// Where observer calls and effects begin: ``stop()`` closes it and waits for what began on
-  /// other threads (R6).
-  @usableFromInline let gate = StopGate()
+  /// Everything the store does; this object is only the user's reference to it.
+  @usableFromInline let runtime: StoreRuntime<State, Action>
 
   /// Creates a store and, if given, dispatches `initialAction`.
   ///
@@ -68,13 +59,91 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Action>) -> Void)?
   ) {
+    runtime = StoreRuntime(
+      state: state, update: update, effect: effect, executor: executor, monitor: monitor)
+    if let initialAction { runtime.dispatch(initialAction) }
+  }
+
+  /// Released, the store stops (R6): queued actions are dropped, not handled; effects are
+  /// cancelled; an effect handing in a result when the last reference goes does not keep it
+  /// running.
+  deinit { runtime.stop() }
+
+  /// The state now.
+  ///
+  /// An action dispatched while another thread was handling the queue may not be applied yet;
+  /// ``idle()`` waits until it is.
+  public var state: State { runtime.state }
+
+  /// How many effect runs are going, finite or not (for the test store).
+  package var runningEffectCount: Int { runtime.runningEffectCount }
+
+  /// Dispatches `action`: applies it now, or queues it behind the action being handled.
+  ///
+  /// Safe from any thread or task, from inside observers and effects. Ignored after ``stop()``.
+  ///
+  /// - Complexity: O(1) plus the update, the observers and the effect.
+  @inlinable
+  public func dispatch(_ action: Action) { runtime.dispatch(action) }
+
+  /// Stops the store: effects are cancelled, observers released, later actions ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no observer is called again, no effect
+  /// starts, no late effect result is applied, and work an effect wraps in
+  /// `Send.ifActive` never begins. An observer call or effect begun on another
+  /// thread is waited for; called from inside one, `stop()` returns at once and the store calls
+  /// nothing more once it returns. Callable from any thread; calling it again does nothing.
+  public func stop() { runtime.stop() }
+
+  /// Returns when nothing is queued and no finite effect is running.
+  ///
+  /// Effects started with ``EffectLifetime/untilCancelled`` (a timer, say) do not count: a store
+  /// waiting only on them is idle. Returns at once after ``stop()``.
+  public func idle() async { await runtime.idle() }
+
+  /// Calls `observer` with the current state, then after every action.
+  ///
+  /// The current state is delivered in order with the queue: `observer` never sees a state
+  /// older than one it saw before. Observers are called outside the store's lock, one at a time,
+  /// in the order they subscribed; they may dispatch.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    runtime.addObserver(observer)
+  }
+}
+
+/// The engine of a ``Store``: everything but the user's reference. Effects and subscriptions
+/// hold it weakly and deliver through it; when the last ``Store`` reference goes, the store's
+/// `deinit` stops it, even while an effect is handing it a result (R6 release).
+@usableFromInline
+final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let core: Lock<Core<State, Action>>
+  @usableFromInline let update: @Sendable (inout State, Action) -> Void
+  @usableFromInline let effect: Effect<State, Action>
+  /// Whether an action with no observer can be applied in place: no effect and no monitor.
+  @usableFromInline let isPlain: Bool
+  @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
+  let executor: (any TaskExecutor)?
+  private let nextObserverID = Atomic(0)
+  /// Where observer calls and effects begin: ``stop()`` closes it and waits for what began on
+  /// other threads (R6).
+  @usableFromInline let gate = StopGate()
+
+  init(
+    state: State,
+    update: @escaping @Sendable (inout State, Action) -> Void,
+    effect: Effect<State, Action>,
+    executor: (any TaskExecutor)?,
+    monitor: (@Sendable (Processed<State, Action>) -> Void)?
+  ) {
     core = Lock(Core(state: state))
     self.update = update
     self.effect = effect
     self.executor = executor
     self.monitor = monitor
     isPlain = effect.body == nil && monitor == nil
-    if let initialAction { dispatch(initialAction) }
   }
 
   deinit {
@@ -86,10 +155,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// An action dispatched while another thread was handling the queue may not be applied yet;
   /// ``idle()`` waits until it is.
-  public var state: State { withCore { $0.state } }
+  var state: State { withCore { $0.state } }
 
   /// How many effect runs are going, finite or not (for the test store).
-  package var runningEffectCount: Int { withCore { $0.runs.count } }
+  var runningEffectCount: Int { withCore { $0.runs.count } }
 
   /// Dispatches `action`: applies it now, or queues it behind the action being handled.
   ///
@@ -97,7 +166,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// - Complexity: O(1) plus the update, the observers and the effect.
   @inlinable
-  public func dispatch(_ action: Action) {
+  func dispatch(_ action: Action) {
     // Straight-line locking rather than `withCore`: values captured by a closure were copied
     // (retained and released) several times more. One lock for the common cases: applied in
     // place when nothing watches, or applied and claimed for notifying when only observers do.
@@ -177,7 +246,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// thread is waited for; called from inside one, `stop()` returns at once and the store
   /// calls nothing more once it returns. Callable from any thread; calling it again does
   /// nothing.
-  public func stop() {
+  func stop() {
     withCore { $0.stop() }.complete()
     gate.stop()
   }
@@ -186,20 +255,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// Effects started with ``EffectLifetime/untilCancelled`` (a timer, say) do not count: a store
   /// waiting only on them is idle. Returns at once after ``stop()``.
-  public func idle() async {
+  func idle() async {
     await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
-  }
-
-  /// Calls `observer` with the current state, then after every action.
-  ///
-  /// The current state is delivered in order with the queue: `observer` never sees a state
-  /// older than one it saw before. Observers are called outside the store's lock, one at a time,
-  /// in the order they subscribed; they may dispatch.
-  ///
-  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @discardableResult
-  public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
-    addObserver(observer)
   }
 
   @usableFromInline
@@ -256,7 +313,7 @@ extension Store where State: Equatable {
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
   @inlinable @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
-    addObserver(observer, onlyOnChange: { $0 == $1 })
+    runtime.addObserver(observer, onlyOnChange: { $0 == $1 })
   }
 }
 
@@ -274,7 +331,7 @@ extension Store {
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
-    addObserver(distinct(transform, observer))
+    runtime.addObserver(distinct(transform, observer))
   }
 }
 

@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-extension Store: EffectHost {
+extension StoreRuntime: EffectHost {
   @usableFromInline
   func currentState() -> Any? {
     withCore { core in core.phase.isStopped ? nil : core.state as Any }
