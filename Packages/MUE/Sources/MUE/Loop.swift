@@ -25,18 +25,12 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   public typealias Event = U.Event
   public typealias Effect = U.Effect
 
-  @usableFromInline let core: Lock<LoopCore<State, Event, Effect>>
-  @usableFromInline let update: U
-  @usableFromInline let effectHandler: H
-  @usableFromInline let executor: (any TaskExecutor)?
-  @usableFromInline let monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
-  /// The effects of ``Update/first(state:)``, which ``start()`` starts; its state is the
-  /// loop's from construction on.
-  @usableFromInline let firstEffects: [Effect]
-  private let nextObserverID = Lock(0)
-  /// Where observer calls and effect launches begin: `stop()` closes it and waits for what
-  /// began on other threads (R6).
-  @usableFromInline let gate = StopGate()
+  /// Everything the loop does; this object is only the user's reference to it.
+  @usableFromInline let runtime: LoopRuntime<U, H>
+  let update: U
+  let effectHandler: H
+  let executor: (any TaskExecutor)?
+  let monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
 
   /// Creates a loop whose state is what ``Update/first(state:)`` makes of `state`; its first
   /// effects start with ``start()``.
@@ -61,6 +55,125 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     update: U, effectHandler: H, state: State, executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
   ) {
+    runtime = LoopRuntime(
+      update: update, effectHandler: effectHandler, state: state, executor: executor,
+      monitor: monitor)
+    self.update = update
+    self.effectHandler = effectHandler
+    self.executor = executor
+    self.monitor = monitor
+  }
+
+  /// Released, the loop stops (R6): queued events are dropped, not handled; effects are
+  /// cancelled; an effect handing in a result when the last reference goes does not keep it
+  /// running.
+  deinit { runtime.stop() }
+
+  /// The state now.
+  public var state: State { runtime.state }
+
+  /// Whether ``start()`` was called.
+  public var isStarted: Bool { runtime.isStarted }
+
+  /// Starts the effects of the update's ``Update/first(state:)`` (its state was applied when the
+  /// loop was made); then handles the events sent so far. Calling it again, or after
+  /// ``stop()``, does nothing.
+  public func start() { runtime.start() }
+
+  /// Sends `event`: handles it now, or queues it behind the message being handled.
+  ///
+  /// Safe from any thread or task, from inside observers and effect handlers. Events sent
+  /// before ``start()`` wait for it; events sent after ``stop()`` are ignored.
+  ///
+  /// - Complexity: O(1) plus the update, the observers and starting the effects.
+  @inlinable
+  public func send(_ event: Event) { runtime.send(event) }
+
+  /// A new loop with the same update, effect handler and executor, from this loop's state now:
+  /// how a stopped loop goes on. It is not started, and runs `first(state:)` on that state like
+  /// any new loop; observers are not carried over.
+  public func restarted() -> Loop {
+    Loop(
+      update: update, effectHandler: effectHandler, state: state, executor: executor,
+      monitor: monitor)
+  }
+
+  /// A function that sends events to this loop, for a view to call (Unison's `handler`). It
+  /// holds the loop weakly.
+  public var handler: @Sendable (Event) -> Void {
+    { [weak self] event in self?.send(event) }
+  }
+
+  /// Stops the loop: effects are cancelled and their late results dropped, observers released,
+  /// later events ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no observer is called, no effect handler
+  /// starts, and work an effect handler wraps in ``WhileRunning`` (a save, a log line) never
+  /// begins. An observer call begun on another thread is waited for; called from inside an
+  /// observer, `stop()` returns at once and no observer is called after that one returns.
+  ///
+  /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
+  /// To go on from where it stopped, make a new loop with ``restarted()``.
+  public func stop() { runtime.stop() }
+
+  /// Returns when nothing is queued or handled and no effect handler is running.
+  ///
+  /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
+  /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
+  public func idle() async { await runtime.idle() }
+
+  /// Calls `observer` with the current state, then with every state that differs from the one
+  /// before.
+  ///
+  /// The current state is delivered in order with the queue, so `observer` never sees a state
+  /// older than one it saw. Observers are called outside the lock, one at a time, in the order
+  /// they subscribed; they may send events.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+    runtime.observe(observer)
+  }
+
+  /// Calls `observer` with `transform` of the current state, then whenever that value changes:
+  /// an observer of what a screen shows rather than of every field.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @discardableResult
+  public func observe<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (State) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    observe(distinct(transform, observer))
+  }
+}
+
+/// The engine of a ``Loop``: everything but the user's reference. Effects and subscriptions
+/// hold it weakly and deliver through it; when the last ``Loop`` reference goes, the loop's
+/// `deinit` stops it, even while an effect is handing it a result (R6 release).
+@usableFromInline
+final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect == U.Effect {
+  @usableFromInline typealias State = U.State
+  @usableFromInline typealias Event = U.Event
+  @usableFromInline typealias Effect = U.Effect
+
+  @usableFromInline let core: Lock<LoopCore<State, Event, Effect>>
+  @usableFromInline let update: U
+  @usableFromInline let effectHandler: H
+  @usableFromInline let executor: (any TaskExecutor)?
+  @usableFromInline let monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
+  /// The effects of ``Update/first(state:)``, which ``start()`` starts; its state is the
+  /// loop's from construction on.
+  @usableFromInline let firstEffects: [Effect]
+  private let nextObserverID = Lock(0)
+  /// Where observer calls and effect launches begin: `stop()` closes it and waits for what
+  /// began on other threads (R6).
+  @usableFromInline let gate = StopGate()
+
+  init(
+    update: U, effectHandler: H, state: State, executor: (any TaskExecutor)?,
+    monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
+  ) {
     let first = update.first(state: state)
     core = Lock(LoopCore(state: first.initialState))
     firstEffects = first.initialEffects
@@ -76,15 +189,15 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// The state now.
-  public var state: State { core.withLock { $0.state } }
+  var state: State { core.withLock { $0.state } }
 
   /// Whether ``start()`` was called.
-  public var isStarted: Bool { core.withLock { $0.phase != .created } }
+  var isStarted: Bool { core.withLock { $0.phase != .created } }
 
   /// Starts the effects of the update's ``Update/first(state:)`` (its state was applied when the
   /// loop was made); then handles the events sent so far. Calling it again, or after
   /// ``stop()``, does nothing.
-  public func start() {
+  func start() {
     let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
   }
@@ -96,7 +209,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ///
   /// - Complexity: O(1) plus the update, the observers and starting the effects.
   @inlinable
-  public func send(_ event: Event) {
+  func send(_ event: Event) {
     // Straight-line locking: one lock when nothing watches and the update starts no effect.
     core.lock()
     let locked = core.value
@@ -136,21 +249,6 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     drain()
   }
 
-  /// A new loop with the same update, effect handler and executor, from this loop's state now:
-  /// how a stopped loop goes on. It is not started, and runs `first(state:)` on that state like
-  /// any new loop; observers are not carried over.
-  public func restarted() -> Loop {
-    Loop(
-      update: update, effectHandler: effectHandler, state: state, executor: executor,
-      monitor: monitor)
-  }
-
-  /// A function that sends events to this loop, for a view to call (Unison's `handler`). It
-  /// holds the loop weakly.
-  public var handler: @Sendable (Event) -> Void {
-    { [weak self] event in self?.send(event) }
-  }
-
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
   /// later events ignored.
   ///
@@ -161,7 +259,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ///
   /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
   /// To go on from where it stopped, make a new loop with ``restarted()``.
-  public func stop() {
+  func stop() {
     core.withLock { $0.stop() }.complete()
     gate.stop()
   }
@@ -170,7 +268,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ///
   /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
   /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
-  public func idle() async {
+  func idle() async {
     await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
@@ -182,8 +280,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// they subscribed; they may send events.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @discardableResult
-  public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
+  func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     let id = nextObserverID.withLock { id in
       id += 1
       return id
@@ -193,18 +290,6 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     return Subscription { [weak self] in
       self?.core.withLock { core in core.subscribers.removeAll { $0.id == id } }
     }
-  }
-
-  /// Calls `observer` with `transform` of the current state, then whenever that value changes:
-  /// an observer of what a screen shows rather than of every field.
-  ///
-  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @discardableResult
-  public func observe<Value: Equatable & Sendable>(
-    _ transform: @escaping @Sendable (State) -> Value,
-    _ observer: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
-    observe(distinct(transform, observer))
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
