@@ -16,25 +16,13 @@
 /// cancels them and drops whatever they send afterwards, and work with an id is replaced by newer
 /// work with the same id. ``run()`` implements SimpleFunctional's promise: it returns the final
 /// state once no input is queued, no output is being handled and no work is running.
-public final class Main<App: PureApp, each Handler: IOHandler>: IOHost, Sendable
+public final class Main<App: PureApp, each Handler: IOHandler>: Sendable
 where
   App.Input == IOInput<repeat (each Handler).IO>,
   App.Outputs == IOOutputs<repeat (each Handler).IO>
 {
-  @usableFromInline let core: Lock<Core<App, App.Input>>
-  @usableFromInline let initialOutputs: App.Outputs
-  /// The handlers, by IO type, as existentials: an output is handed to its handler through
-  /// the handler's own `_handle`, compiled for its type, never through generic code over the
-  /// pack.
-  @usableFromInline let handlers: [any IOHandler]
-  @usableFromInline let executor: (any TaskExecutor)?
-  /// Where observer and handler calls begin: `stop()` closes it and waits for what began on
-  /// other threads (R6).
-  @usableFromInline let gate = StopGate()
-  /// What handlers' contexts and work call, as functions made where the program's types are
-  /// known: through the `IOHost` existential they would run as generic code, looking up type
-  /// metadata on every input.
-  @usableFromInline let entries: HostEntries
+  /// Everything the program does; this object is only the user's reference to it.
+  @usableFromInline let runtime: MainRuntime<App, repeat each Handler>
 
   /// Creates a program for a ``PureApp`` and its handlers, in the order of its IO types.
   /// Nothing is handled before ``start()``.
@@ -65,13 +53,119 @@ where
     state: App, outputs: App.Outputs = .none, handlers: repeat each Handler,
     executor: (any TaskExecutor)? = nil
   ) {
+    runtime = MainRuntime(
+      state: state, outputs: outputs, handlers: repeat each handlers, executor: executor)
+  }
+
+  /// Released, the program stops (R6): queued inputs are dropped, not handled; work is
+  /// cancelled; work handing in an input when the last reference goes does not keep it running.
+  deinit { runtime.stop() }
+
+  /// The state now.
+  public var state: App { runtime.state }
+
+  /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
+  /// again, or after ``stop()``, does nothing.
+  public func start() { runtime.start() }
+
+  /// Starts the program and returns its final state when it is over: no input queued, no
+  /// output being handled, no work running (a timer keeps it alive until cancelled). The
+  /// program is stopped when this returns.
+  public func run() async -> App { await runtime.run() }
+
+  /// Sends an input from outside the handlers (a test, a driver, a command line).
+  ///
+  /// Safe from any thread or task. Inputs sent before ``start()`` wait for it; after ``stop()``
+  /// they are ignored.
+  ///
+  /// - Complexity: O(1) plus the app's step and its outputs' handling.
+  @inlinable
+  public func send(_ input: App.Input) { runtime.send(input) }
+
+  /// Stops the program: running work is cancelled and what it sends later dropped, queued
+  /// inputs are discarded, later inputs ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no observer or handler is called, and work
+  /// wrapped in ``WhileRunning`` (a save, a log line) never begins. An observer or handler call
+  /// begun on another thread is waited for; called from inside one, `stop()` returns at once
+  /// and nothing more is called once that call returns.
+  public func stop() { runtime.stop() }
+
+  /// Returns when no input is queued or handled and no finite work runs. Work started with
+  /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
+  public func idle() async { await runtime.idle() }
+
+  /// Calls `observer` with `transform` of the state now, then after each step whose
+  /// transformed state differs from the one before: how a screen, or one row of it, follows
+  /// the program without a screen IO type.
+  ///
+  /// The current value is delivered in order with the queue (an observer added before
+  /// ``start()`` gets it at start), so an observer never sees a state older than one it saw.
+  /// Observers are called outside the lock, one at a time, after the step and before its
+  /// outputs are handled; they may send inputs. Each step costs each observer one `transform`
+  /// and one comparison.
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @inlinable
+  @discardableResult
+  public func observe<Value: Equatable & Sendable>(
+    _ transform: @escaping @Sendable (App) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    subscribe(distinct(transform, observer))
+  }
+
+  /// Adds `notify` as a subscriber, in queue order.
+  @usableFromInline
+  func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
+    runtime.subscribe(notify)
+  }
+}
+
+/// The engine of a ``Main``: everything but the user's reference. Handlers' contexts, work
+/// and subscriptions hold it weakly and deliver through it; when the last ``Main`` reference
+/// goes, the program's `deinit` stops it, even while work is handing it an input (R6 release).
+@usableFromInline
+final class MainRuntime<App: PureApp, each Handler: IOHandler>: IOHost, Sendable
+where
+  App.Input == IOInput<repeat (each Handler).IO>,
+  App.Outputs == IOOutputs<repeat (each Handler).IO>
+{
+  @usableFromInline let core: Lock<Core<App, App.Input>>
+  @usableFromInline let initialOutputs: App.Outputs
+  /// The handlers, by IO type, as existentials: an output is handed to its handler through
+  /// the handler's own `_handle`, compiled for its type, never through generic code over the
+  /// pack.
+  @usableFromInline let handlers: [any IOHandler]
+  @usableFromInline let executor: (any TaskExecutor)?
+  /// Where observer and handler calls begin: `stop()` closes it and waits for what began on
+  /// other threads (R6).
+  @usableFromInline let gate = StopGate()
+  /// What handlers' contexts and work call, as functions made where the program's types are
+  /// known: through the `IOHost` existential they would run as generic code, looking up type
+  /// metadata on every input.
+  @usableFromInline let entries: HostEntries
+
+  /// Creates a program that starts from a given state instead of the app's `start()`: a
+  /// restored session, or a test's fixture.
+  ///
+  /// - Parameters:
+  ///   - state: The initial state.
+  ///   - outputs: What ``start()`` hands to the handlers.
+  ///   - handlers: One handler per IO type.
+  ///   - executor: Where handlers' work runs; `nil` for the global concurrent executor.
+  @inlinable
+  init(
+    state: App, outputs: App.Outputs, handlers: repeat each Handler,
+    executor: (any TaskExecutor)?
+  ) {
     entries = HostEntries(
       receive: { host, value, slot, run in
-        unsafeDowncast(host, to: Main<App, repeat each Handler>.self).deliver(
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).deliver(
           value, slot: slot, from: run)
       },
       startRun: { host, slot, id, lifetime, operation in
-        unsafeDowncast(host, to: Main<App, repeat each Handler>.self).launch(
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).launch(
           slot: slot, id: id, lifetime: lifetime, operation: operation)
       })
     core = Lock(Core(state: state))
@@ -88,11 +182,11 @@ where
   }
 
   /// The state now.
-  public var state: App { core.withLock { $0.state } }
+  var state: App { core.withLock { $0.state } }
 
   /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
   /// again, or after ``stop()``, does nothing.
-  public func start() {
+  func start() {
     let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
   }
@@ -100,7 +194,7 @@ where
   /// Starts the program and returns its final state when it is over: no input queued, no
   /// output being handled, no work running (a timer keeps it alive until cancelled). The
   /// program is stopped when this returns.
-  public func run() async -> App {
+  func run() async -> App {
     start()
     await core.wait(until: { $0.isOver }, park: { $0.endWaiters.append($1) })
     let final = state
@@ -115,7 +209,7 @@ where
   ///
   /// - Complexity: O(1) plus the app's step and its outputs' handling.
   @inlinable
-  public func send(_ input: App.Input) {
+  func send(_ input: App.Input) {
     core.lock()
     let locked = core.value
     if locked.pointee.phase.isStopped { return core.unlock() }
@@ -166,7 +260,7 @@ where
   /// wrapped in ``WhileRunning`` (a save, a log line) never begins. An observer or handler call
   /// begun on another thread is waited for; called from inside one, `stop()` returns at once
   /// and nothing more is called once that call returns.
-  public func stop() {
+  func stop() {
     core.withLock { $0.stop() }.complete()
     gate.stop()
   }
@@ -179,7 +273,7 @@ where
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
   /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
-  public func idle() async {
+  func idle() async {
     await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
@@ -237,26 +331,6 @@ where
       if !gate.isStopped { handle(outputs) }
       gate.leave()
     }
-  }
-
-  /// Calls `observer` with `transform` of the state now, then after each step whose
-  /// transformed state differs from the one before: how a screen, or one row of it, follows
-  /// the program without a screen IO type.
-  ///
-  /// The current value is delivered in order with the queue (an observer added before
-  /// ``start()`` gets it at start), so an observer never sees a state older than one it saw.
-  /// Observers are called outside the lock, one at a time, after the step and before its
-  /// outputs are handled; they may send inputs. Each step costs each observer one `transform`
-  /// and one comparison.
-  ///
-  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @inlinable
-  @discardableResult
-  public func observe<Value: Equatable & Sendable>(
-    _ transform: @escaping @Sendable (App) -> Value,
-    _ observer: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
-    subscribe(distinct(transform, observer))
   }
 
   /// Adds `notify` as a subscriber, in queue order.
