@@ -11,6 +11,61 @@ import Synchronization
 /// ``stop()`` (or releasing the flow) cancels all work machines started and drops what they
 /// send afterwards.
 public final class Flow<C: Core>: Sendable {
+  /// Everything the flow does; this object is only the user's reference to it.
+  @usableFromInline let runtime: FlowRuntime<C>
+
+  /// A flow of `core`, not started; `monitor` (for a testing tool) sees what every layer gets
+  /// and emits.
+  ///
+  /// Inlinable, like everything a flow calls while it is made, runs and stops, so that a core's
+  /// flow is compiled for its types, not run as generic code.
+  @inlinable
+  package init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>? = nil) {
+    runtime = FlowRuntime(core: core, executor: executor, monitor: monitor)
+  }
+
+  /// Released, the flow stops (R6): queued events are dropped, not reduced; work is cancelled;
+  /// work handing in an event when the last reference goes does not keep it running.
+  deinit { runtime.stop() }
+
+  /// The state now; `nil` until the reducer first sets one.
+  public var state: C.State? { runtime.state }
+
+  /// Whether the flow was stopped.
+  public var isStopped: Bool { runtime.isStopped }
+
+  /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
+  @inlinable
+  package func start() { runtime.start() }
+
+  /// Sends an event to the reducer from outside the layers (a test, a driver, a command line).
+  ///
+  /// Safe from any thread. After ``stop()`` it is ignored.
+  ///
+  /// - Complexity: O(1) plus the reducer and, if it sets a state, every layer's delivery.
+  @inlinable
+  public func send(_ event: C.Event) { runtime.send(event) }
+
+  /// Stops the flow: running work is cancelled and what it sends later dropped, queued events
+  /// are discarded, later events ignored.
+  ///
+  /// When `stop()` returns, nothing begins any more: no layer gets a state, no machine
+  /// processes, and work wrapped in ``WhileRunning`` (a save, a log line) never begins. A
+  /// delivery begun on another thread is waited for; called from inside one, `stop()` returns
+  /// at once and no further layer is called once that one returns.
+  @inlinable
+  public func stop() { runtime.stop() }
+
+  /// Returns when no event is queued or handled and no finite work runs. Work started with
+  /// ``WorkLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
+  public func idle() async { await runtime.idle() }
+}
+
+/// The engine of a ``Flow``: everything but the user's reference. Machines, their work and
+/// the layers' routes hold it weakly and deliver through it; when the last ``Flow`` reference
+/// goes, the flow's `deinit` stops it, even while work is handing it an event (R6 release).
+@usableFromInline
+final class FlowRuntime<C: Core>: Sendable {
   @usableFromInline let lock: Lock<FlowState<C>>
   /// Who handles the queue: ``DrainClaim/draining`` while a caller does, plus
   /// ``DrainClaim/recheck`` when something it must look at happened meanwhile (a message
@@ -38,7 +93,7 @@ public final class Flow<C: Core>: Sendable {
   /// Inlinable, like everything a flow calls while it is made, runs and stops, so that a core's
   /// flow is compiled for its types, not run as generic code.
   @inlinable
-  package init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>? = nil) {
+  init(core: C, executor: (any TaskExecutor)?, monitor: FlowMonitor<C.Event>?) {
     self.core = core
     self.executor = executor
     let gate = StopGate()
@@ -47,7 +102,7 @@ public final class Flow<C: Core>: Sendable {
     let host = WeakHost()
     let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
       guard let flow = host.flow else { return }
-      unsafeDowncast(flow, to: Flow<C>.self).receive(event, from: run)
+      unsafeDowncast(flow, to: FlowRuntime<C>.self).receive(event, from: run)
     }
     let ids = MachineIDs()
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
@@ -66,14 +121,14 @@ public final class Flow<C: Core>: Sendable {
     deliverAll = Self.chain(layers, gate: gate)
     starts = layers.map { $0.start }
     host.calls = HostCalls(
-      isLive: { unsafeDowncast($0, to: Flow<C>.self).isLive($1) },
-      enqueue: { unsafeDowncast($0, to: Flow<C>.self).enqueue(from: $1, $2) },
+      isLive: { unsafeDowncast($0, to: FlowRuntime<C>.self).isLive($1) },
+      enqueue: { unsafeDowncast($0, to: FlowRuntime<C>.self).enqueue(from: $1, $2) },
       startRun: {
-        unsafeDowncast($0, to: Flow<C>.self).startRun(
+        unsafeDowncast($0, to: FlowRuntime<C>.self).startRun(
           machine: $1, id: $2, lifetime: $3, operation: $4)
       },
-      cancelRun: { unsafeDowncast($0, to: Flow<C>.self).cancelRun(machine: $1, id: $2) },
-      cancelRuns: { unsafeDowncast($0, to: Flow<C>.self).cancelRuns(machines: $1) })
+      cancelRun: { unsafeDowncast($0, to: FlowRuntime<C>.self).cancelRun(machine: $1, id: $2) },
+      cancelRuns: { unsafeDowncast($0, to: FlowRuntime<C>.self).cancelRuns(machines: $1) })
     host.flow = self
   }
 
@@ -102,14 +157,14 @@ public final class Flow<C: Core>: Sendable {
   }
 
   /// The state now; `nil` until the reducer first sets one.
-  public var state: C.State? { lock.withLock { $0.state } }
+  var state: C.State? { lock.withLock { $0.state } }
 
   /// Whether the flow was stopped.
-  public var isStopped: Bool { lock.withLock { $0.phase.isStopped } }
+  var isStopped: Bool { lock.withLock { $0.phase.isStopped } }
 
   /// Phase two: the first `process(nil)` of every machine, ahead of anything queued.
   @inlinable
-  package func start() {
+  func start() {
     let mustDrain = lock.withLock { flow -> Bool in
       guard flow.phase == .created else { return false }
       flow.phase = .running
@@ -125,7 +180,7 @@ public final class Flow<C: Core>: Sendable {
   ///
   /// - Complexity: O(1) plus the reducer and, if it sets a state, every layer's delivery.
   @inlinable
-  public func send(_ event: C.Event) {
+  func send(_ event: C.Event) {
     lock.lock()
     let locked = lock.value
     if locked.pointee.phase.isStopped { return lock.unlock() }
@@ -213,14 +268,14 @@ public final class Flow<C: Core>: Sendable {
   /// delivery begun on another thread is waited for; called from inside one, `stop()` returns
   /// at once and no further layer is called once that one returns.
   @inlinable
-  public func stop() {
+  func stop() {
     lock.withLock { $0.stop() }.complete()
     gate.stop()
   }
 
   /// Returns when no event is queued or handled and no finite work runs. Work started with
   /// ``WorkLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
-  public func idle() async {
+  func idle() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       lock.withLock { flow in
         flow.idleWaiters.append(continuation)
