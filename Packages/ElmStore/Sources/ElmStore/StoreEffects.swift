@@ -29,6 +29,9 @@ extension StoreRuntime: EffectHost {
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?
   ) {
+    // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
+    guard gate.enter() else { return }
+    defer { gate.leave() }
     guard
       let (run, superseded) = withCore({
         $0.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)

@@ -389,6 +389,18 @@ where
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
+    // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
+    guard gate.enter() else { return }
+    file(slot: slot, id: id, lifetime: lifetime, operation: operation)
+    gate.leave()
+  }
+
+  /// Files work and starts its task, inside a section of the gate.
+  @inlinable
+  func file(
+    slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
+    operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
+  ) {
     guard
       let (run, superseded) = core.withLock({
         $0.start(slot: slot, id: id, isFinite: lifetime == .finite)
@@ -397,9 +409,9 @@ where
     superseded?.cancel()
     // The task holds the program weakly: only the sender inside `operation` refers to it. The
     // program's gate is the work's: `WhileRunning` work never begins after stop (R6).
-    let (gate, executor) = (gate, executor)
+    let (workGate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
-      await gate.scoping(executor: executor) { await operation(run) }
+      await workGate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }

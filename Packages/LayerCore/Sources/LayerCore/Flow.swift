@@ -362,6 +362,9 @@ final class FlowRuntime<C: Core>: Sendable {
     machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
+    // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
+    guard gate.enter() else { return }
+    defer { gate.leave() }
     guard
       let (run, superseded) = lock.withLock({
         $0.start(machine: machine, id: id, isFinite: lifetime == .finite)
@@ -370,9 +373,9 @@ final class FlowRuntime<C: Core>: Sendable {
     superseded?.cancel()
     // The task holds the flow weakly: only the callback inside `operation` refers to it. The
     // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
-    let (gate, executor) = (gate, executor)
+    let (workGate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
-      await gate.scoping(executor: executor) { await operation(run) }
+      await workGate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }
     if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }

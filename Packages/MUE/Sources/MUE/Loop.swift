@@ -351,11 +351,14 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Runs `effect`'s handler as a task that feeds its results back while `run` is live.
   @inlinable
   func launch(_ effect: Effect, _ run: Run<Effect.ID>) {
+    // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
+    guard gate.enter() else { return }
+    defer { gate.leave() }
     let effectHandler = self.effectHandler
-    let (gate, executor) = (gate, executor)
+    let (workGate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       // The loop's gate is the handler's: `WhileRunning` work never begins after stop (R6).
-      let result = await gate.scoping(executor: executor) { await effectHandler.handle(effect) }
+      let result = await workGate.scoping(executor: executor) { await effectHandler.handle(effect) }
       switch result {
       case .single(let value):
         _ = self?.deliver(value, from: run)
