@@ -16,14 +16,20 @@ import Synchronization
 /// not waited for: it cannot end while its own thread waits. Its caller checks ``isStopped``
 /// before each further call, so nothing else begins once that call returns.
 ///
-/// Entering and leaving cost two atomic operations and a thread-local read each; the lock and
-/// the condition are used only while a stop waits.
+/// The thread holding sections is kept in the gate: entering and leaving cost a few atomic
+/// operations while one thread at a time holds sections (the drainer, the usual case). A
+/// second thread's sections are also noted in a thread-local list. The lock and the condition
+/// are used only while a stop waits.
 @usableFromInline
 package final class StopGate: @unchecked Sendable {
   // @unchecked: `mutex` and `condition` are only used through pthread calls; `state` is atomic.
 
   /// Bit 0: stopped. The rest: twice the number of open sections.
   @usableFromInline let state = Atomic<Int>(0)
+  /// The thread whose sections ``depth`` counts (0: none); set and cleared by that thread.
+  @usableFromInline let holder = Atomic<UInt>(0)
+  /// How many sections ``holder`` has open; only the holder touches it.
+  @usableFromInline let depth = Atomic<Int>(0)
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
@@ -50,25 +56,51 @@ package final class StopGate: @unchecked Sendable {
   }
 
   /// Opens a section; `false` (and nothing opened) once the gate is stopped.
-  @inlinable
+  @inlinable @inline(__always)
   package func enter() -> Bool {
     let before = state.add(2, ordering: .sequentiallyConsistent).oldValue
-    guard before & 1 == 0 else {
-      release()
-      return false
+    guard before & 1 == 0 else { return refuse() }
+    let me = currentThread()
+    let current = holder.load(ordering: .relaxed)
+    if current == me {
+      depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed)
+    } else if current == 0,
+      holder.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+    {
+      depth.store(1, ordering: .relaxed)
+    } else {
+      OpenSections.push(self)
     }
-    OpenSections.push(self)
     return true
   }
 
+  /// Undoes the count of an ``enter()`` that found the gate stopped.
+  @usableFromInline @inline(never)
+  func refuse() -> Bool {
+    release()
+    return false
+  }
+
   /// Closes the section opened by the last successful ``enter()`` on this thread.
-  @inlinable
+  @inlinable @inline(__always)
   package func leave() {
-    OpenSections.pop(self)
+    if holder.load(ordering: .relaxed) == currentThread() {
+      let remaining = depth.load(ordering: .relaxed) - 1
+      depth.store(remaining, ordering: .relaxed)
+      if remaining == 0 { holder.store(0, ordering: .releasing) }
+    } else {
+      OpenSections.pop(self)
+    }
     release()
   }
 
-  @usableFromInline
+  /// How many sections the calling thread has open in this gate.
+  func ownSections() -> Int {
+    let held = holder.load(ordering: .relaxed) == currentThread() ? depth.load(ordering: .relaxed) : 0
+    return held + OpenSections.count(of: self)
+  }
+
+  @inlinable @inline(__always)
   func release() {
     let after = state.subtract(2, ordering: .sequentiallyConsistent).newValue
     if after & 1 != 0 { wakeStopper() }
@@ -122,7 +154,7 @@ package final class StopGate: @unchecked Sendable {
   @usableFromInline
   package func stop() {
     state.bitwiseOr(1, ordering: .sequentiallyConsistent)
-    let own = OpenSections.count(of: self)
+    let own = ownSections()
     pthread_mutex_lock(mutex)
     while state.load(ordering: .sequentiallyConsistent) >> 1 > own {
       pthread_cond_wait(condition, mutex)
@@ -131,10 +163,27 @@ package final class StopGate: @unchecked Sendable {
   }
 }
 
+/// The calling thread's id.
+@inlinable @inline(__always)
+func currentThread() -> UInt {
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
+  #endif
+}
+
 /// The sections open on the current thread, innermost last: how ``StopGate/stop()`` knows which
 /// sections are its own caller's.
+///
+/// A per-thread buffer of words: the count, then the gates' addresses. Pushing and popping cost
+/// a thread-local read and a few stores; a Swift array cost several times more on every
+/// delivery. Sections nested deeper than ``capacity`` on one thread are counted but not named:
+/// a stop from that deep inside its own sections would wait for itself.
 @usableFromInline
 enum OpenSections {
+  @usableFromInline static let capacity = 64
+
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { pointer in
@@ -143,40 +192,63 @@ enum OpenSections {
       #else
         guard let pointer else { return }
       #endif
-      pointer.assumingMemoryBound(to: [ObjectIdentifier].self).deinitialize(count: 1)
       pointer.deallocate()
     }
     return key
   }()
 
-  /// This thread's list, made on first use.
-  @usableFromInline
-  static var list: UnsafeMutablePointer<[ObjectIdentifier]> {
+  /// This thread's buffer, made on first use.
+  @inlinable
+  static var buffer: UnsafeMutablePointer<UInt> {
     if let existing = pthread_getspecific(key) {
-      return existing.assumingMemoryBound(to: [ObjectIdentifier].self)
+      return existing.assumingMemoryBound(to: UInt.self)
     }
-    let list = UnsafeMutablePointer<[ObjectIdentifier]>.allocate(capacity: 1)
-    list.initialize(to: [])
-    list.pointee.reserveCapacity(4)
-    pthread_setspecific(key, list)
-    return list
+    return makeBuffer()
   }
 
-  @inlinable
-  static func push(_ gate: StopGate) { list.pointee.append(ObjectIdentifier(gate)) }
+  @usableFromInline @inline(never)
+  static func makeBuffer() -> UnsafeMutablePointer<UInt> {
+    let buffer = UnsafeMutablePointer<UInt>.allocate(capacity: capacity + 1)
+    buffer.initialize(repeating: 0, count: capacity + 1)
+    pthread_setspecific(key, buffer)
+    return buffer
+  }
 
-  @inlinable
+  @usableFromInline @inline(never)
+  static func push(_ gate: StopGate) {
+    let buffer = buffer
+    let count = Int(buffer[0])
+    if count < capacity { buffer[1 + count] = UInt(bitPattern: ObjectIdentifier(gate)) }
+    buffer[0] = UInt(count + 1)
+  }
+
+  @usableFromInline @inline(never)
   static func pop(_ gate: StopGate) {
-    let list = list
-    if list.pointee.last == ObjectIdentifier(gate) {
-      list.pointee.removeLast()
-    } else if let index = list.pointee.lastIndex(of: ObjectIdentifier(gate)) {
-      list.pointee.remove(at: index)
+    let buffer = buffer
+    let count = Int(buffer[0])
+    guard count > 0 else { return }
+    let id = UInt(bitPattern: ObjectIdentifier(gate))
+    if count <= capacity, buffer[count] != id {
+      // Not the innermost (sections closed out of order): remove the last one of `gate`.
+      var index = count
+      while index > 0, buffer[index] != id { index -= 1 }
+      if index > 0 {
+        while index < count {
+          buffer[index] = buffer[index + 1]
+          index += 1
+        }
+      }
     }
+    buffer[0] = UInt(count - 1)
   }
 
   static func count(of gate: StopGate) -> Int {
-    list.pointee.reduce(0) { $0 + ($1 == ObjectIdentifier(gate) ? 1 : 0) }
+    let buffer = buffer
+    let id = UInt(bitPattern: ObjectIdentifier(gate))
+    let named = min(Int(buffer[0]), capacity)
+    var own = 0
+    for index in stride(from: 1, through: named, by: 1) where buffer[index] == id { own += 1 }
+    return own
   }
 }
 

@@ -74,12 +74,12 @@ public enum ElmCounter {
             // `ifActive`: once the store stopped, no save or log begins (R6).
             do {
               try await send.ifActive { try await storage.save(count) }
-              guard send.ifActive({ log.log(CounterApp.savedMessage(count)) }) != nil else {
+              guard send.performIfActive({ log.log(CounterApp.savedMessage(count)) }) != nil else {
                 return
               }
               send(.saved(count))
             } catch {
-              guard send.ifActive({ log.log(CounterApp.saveFailedMessage) }) != nil else {
+              guard send.performIfActive({ log.log(CounterApp.saveFailedMessage) }) != nil else {
                 return
               }
               send(.saveFailed)

@@ -203,12 +203,12 @@ public struct Send<Action: Sendable>: Sendable {
   /// that began on another thread.
   ///
   /// ```swift
-  /// send.ifActive { log.log("saved \(count)") }
+  /// send.performIfActive { log.log("saved \(count)") }
   /// ```
   ///
   /// - Returns: What `body` returned, or `nil` when the run is over.
   @discardableResult
-  public func ifActive<Result>(_ body: () throws -> Result) rethrows -> Result? {
+  public func performIfActive<Result>(_ body: () throws -> Result) rethrows -> Result? {
     guard let gate else { return isActive ? try body() : nil }
     guard gate.enter() else { return nil }
     defer { gate.leave() }

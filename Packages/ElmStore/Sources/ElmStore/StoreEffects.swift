@@ -39,9 +39,11 @@ extension StoreRuntime: EffectHost {
     else { return }
     superseded?.cancel()
     let send = Send(host: self, origin: run, gate: gate, executor: executor)
+    let (workGate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       do {
-        try await operation(send)
+        // The store's gate is the run's: `WhileRunning` work never begins after stop (R6).
+        try await workGate.scoping(executor: executor) { try await operation(send) }
       } catch is CancellationError {
       } catch {
         if let handler { handler(error, send) } else { reportUnhandled(error) }

@@ -194,6 +194,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// each part only while the gate is open: a stop from inside an observer ends the message's
   /// deliveries there, and a stop on another thread waits for the section (R6).
   func drain(perform: (Model.Effect) -> Void) {
+    let gate = self.gate
     while let next = takeNext() {
       guard gate.enter() else { continue }
       if let view = next.changedView { next.observer?(view) }
