@@ -96,7 +96,8 @@ package final class StopGate: @unchecked Sendable {
 
   /// How many sections the calling thread has open in this gate.
   func ownSections() -> Int {
-    let held = holder.load(ordering: .relaxed) == currentThread() ? depth.load(ordering: .relaxed) : 0
+    let isHolder = holder.load(ordering: .relaxed) == currentThread()
+    let held = isHolder ? depth.load(ordering: .relaxed) : 0
     return held + OpenSections.count(of: self)
   }
 

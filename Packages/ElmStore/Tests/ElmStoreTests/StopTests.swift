@@ -5,7 +5,7 @@ import Testing
 @testable import ElmStore
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
-@Suite struct Stopping {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
   @Test func stopWaitsForAnObserverCallInProgressOnAnotherThread() async {
     let store = Store(state: Tally(), update: countUp)
     let events = Recorder<String>()
@@ -20,7 +20,7 @@ import Testing
     }
     let dispatcher = Thread { store.dispatch(.increment) }
     dispatcher.start()
-    entered.wait()
+    await signalled(entered)
     let stopped = DispatchSemaphore(value: 0)
     Thread {
       store.stop()
@@ -31,7 +31,7 @@ import Testing
     await eventually { store.runtime.gate.isStopped }
     #expect(!events.all.contains("stop returned"))
     release.signal()
-    stopped.wait()
+    await signalled(stopped)
     store.dispatch(.increment)
     #expect(events.all == ["observer began", "observer ended", "stop returned"])
     #expect(store.state.count == 1)
@@ -94,7 +94,7 @@ import Testing
     let runtime = store!.runtime
     store?.dispatch(.noop)
     gate.open()  // the effect's task now hands in its result and blocks in the observer
-    entered.wait()
+    await signalled(entered)
     for _ in 0..<5 { store?.dispatch(.increment) }  // queued behind the blocked delivery
     let dropped = DispatchSemaphore(value: 0)
     let last = Holder(store)
@@ -105,7 +105,7 @@ import Testing
     }.start()
     await eventually { runtime.gate.isStopped }
     release.signal()
-    dropped.wait()
+    await signalled(dropped)
     await runtime.idle()
     #expect(runtime.state.count == 0)
     #expect(seen.all == [0, 0])
@@ -117,4 +117,10 @@ final class Holder<Value: AnyObject>: @unchecked Sendable {
   // @unchecked: set once here, cleared once by one thread, read by nobody else.
   var value: Value?
   init(_ value: Value?) { self.value = value }
+}
+
+/// Waits for `semaphore` without blocking a thread of the cooperative pool: the observer that
+/// signals it may need one.
+func signalled(_ semaphore: DispatchSemaphore) async {
+  while semaphore.wait(timeout: .now()) == .timedOut { await Task.yield() }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Comonadic
+
+/// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
+  @Test func stopWaitsForAnObserverCallInProgressOnAnotherThread() async {
+    let component = component()
+    let events = Recorder<String>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    component.subscribe { model in
+      guard model.count == 1 else { return }
+      events.append("observer began")
+      entered.signal()
+      release.wait()
+      events.append("observer ended")
+    }
+    Thread { component.send(.increment) }.start()
+    await signalled(entered)
+    let stopped = DispatchSemaphore(value: 0)
+    Thread {
+      component.stop()
+      events.append("stop returned")
+      stopped.signal()
+    }.start()
+    await eventually { component.explorer.gate.isStopped }
+    #expect(!events.all.contains("stop returned"))
+    release.signal()
+    await signalled(stopped)
+    component.send(.increment)
+    #expect(events.all == ["observer began", "observer ended", "stop returned"])
+    #expect(component.state.count == 1)
+  }
+
+  @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatInput() async {
+    let component = component()
+    let seen = Recorder<Int>()
+    component.subscribe { model in
+      if model.count == 1 { component.stop() }
+    }
+    component.subscribe { model in seen.append(model.count) }
+    await component.idle()
+    component.send(.increment)
+    component.send(.increment)
+    #expect(seen.all == [0])
+    #expect(component.state.count == 1)
+  }
+
+  @Test func workWrappedInWhileRunningNeverBeginsAfterStop() async {
+    let gate = Gate()
+    let finished = Gate()
+    let began = Recorder<String>()
+    let component = component { _ in
+      [
+        .task { _, _ in
+          await gate.wait()  // ignores cancellation, like a slow service
+          _ = try? await WhileRunning.call { began.append("save") }
+          WhileRunning.perform { began.append("log") }
+          finished.open()
+          return record("done")
+        }
+      ]
+    }
+    component.send(.work(1))
+    await eventually { gate.waiting == 1 }
+    component.stop()
+    gate.open()
+    await finished.wait()
+    #expect(began.all.isEmpty)
+  }
+
+  @Test func releasingTheComponentDropsWhatIsQueuedWhileWorkDelivers() async {
+    let seen = Recorder<Int>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let gate = Gate()
+    var component: TestComponent? = component { _ in
+      [
+        .task { _, _ in
+          await gate.wait()
+          return record("late")
+        }
+      ]
+    }
+    component?.subscribe { model in
+      seen.append(model.count)
+      guard model.results == ["late"] else { return }
+      entered.signal()
+      release.wait()
+    }
+    let explorer = component!.explorer
+    component?.send(.work(1))
+    await eventually { gate.waiting == 1 }
+    gate.open()  // the task hands in its result and blocks in the observer
+    await signalled(entered)
+    for _ in 0..<5 { component?.send(.increment) }  // queued behind it
+    let last = Holder(component)
+    component = nil
+    let dropped = DispatchSemaphore(value: 0)
+    Thread {
+      last.value = nil  // the last reference: the component stops, waiting for the observer
+      dropped.signal()
+    }.start()
+    await eventually { explorer.gate.isStopped }
+    release.signal()
+    await signalled(dropped)
+    #expect(explorer.space.position.count == 0)
+    #expect(seen.all == [0, 0])
+  }
+}
+
+/// A reference another thread can drop.
+final class Holder<Value: AnyObject>: @unchecked Sendable {
+  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  var value: Value?
+  init(_ value: Value?) { self.value = value }
+}
+
+/// Waits for `semaphore` without blocking a thread of the cooperative pool: the observer that
+/// signals it may need one.
+func signalled(_ semaphore: DispatchSemaphore) async {
+  while semaphore.wait(timeout: .now()) == .timedOut { await Task.yield() }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import LayerCore
+
+/// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
+  @Test func stopWaitsForALayerDeliveryInProgressOnAnotherThread() async {
+    let events = Recorder<String>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let flow = StopCore(
+      first: ObserverMachine { state in
+        guard state.count == 1 else { return }
+        events.append("layer began")
+        entered.signal()
+        release.wait()
+        events.append("layer ended")
+      }
+    ).start()
+    Thread { flow.send(.increment) }.start()
+    await signalled(entered)
+    let stopped = DispatchSemaphore(value: 0)
+    Thread {
+      flow.stop()
+      events.append("stop returned")
+      stopped.signal()
+    }.start()
+    await eventually { flow.runtime.gate.isStopped }
+    #expect(!events.all.contains("stop returned"))
+    release.signal()
+    await signalled(stopped)
+    flow.send(.increment)
+    #expect(events.all == ["layer began", "layer ended", "stop returned"])
+    #expect(flow.state?.count == 1)
+  }
+
+  @Test func stopFromInsideALayerReachesNoLaterLayer() {
+    let flowBox = Holder<Flow<StopCore>>(nil)
+    let later = Recorder<Int>()
+    let flow = StopCore(
+      first: ObserverMachine { state in
+        if state.count == 1 { flowBox.value?.stop() }
+      },
+      second: ObserverMachine { state in later.append(state.count) }
+    ).start()
+    flowBox.value = flow
+    flow.send(.increment)
+    flow.send(.increment)
+    #expect(later.all == [0])
+    #expect(flow.state?.count == 1)
+    flowBox.value = nil
+  }
+
+  @Test func workWrappedInWhileRunningNeverBeginsAfterStop() async {
+    let saving = SavingMachine()
+    let flow = StopCore(first: ObserverMachine { _ in }, work: saving.machine).start()
+    flow.send(.wait(1))
+    await eventually { saving.gate.waiting == 1 }
+    flow.stop()
+    saving.gate.open()
+    await saving.finished.wait()
+    #expect(saving.began.all.isEmpty)
+  }
+
+  @Test func releasingTheFlowDropsWhatIsQueuedWhileWorkDelivers() async {
+    let seen = Recorder<Int>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let work = WorkMachine()
+    var flow: Flow<StopCore>? = StopCore(
+      first: ObserverMachine { state in
+        seen.append(state.count)
+        guard state.results == [7] else { return }
+        entered.signal()
+        release.wait()
+      }, work: work.machine
+    ).start()
+    let runtime = flow!.runtime
+    flow?.send(.wait(7))
+    await eventually { work.gate.waiting == 1 }
+    work.gate.open()  // the work's task hands in its result and blocks in the first layer
+    await signalled(entered)
+    for _ in 0..<5 { flow?.send(.increment) }  // queued behind it
+    let last = Holder(flow)
+    flow = nil
+    let dropped = DispatchSemaphore(value: 0)
+    Thread {
+      last.value = nil  // the last reference: the flow stops, waiting for the layer
+      dropped.signal()
+    }.start()
+    await eventually { runtime.gate.isStopped }
+    release.signal()
+    await signalled(dropped)
+    #expect(runtime.state?.count == 0)
+    #expect(seen.all == [0, 0, 0])
+  }
+}
+
+/// A core whose state is set at start: an observer layer, then another observer, then a work
+/// machine, each optional but the first.
+struct StopCore: Core {
+  let first: ObserverMachine
+  var second: ObserverMachine?
+  var work: Machine<WorkInput, Event>?
+
+  var layers: [Layer<Counter, Event>] {
+    var layers: [Layer<Counter, Event>] = [
+      .layer(first.machine, stateMapper: { $0 }, eventMapper: { $0 }),
+      .producer(StorageMachine(value: 0).machine, mapper: { .loaded($0) }),
+    ]
+    if let second {
+      layers.append(.layer(second.machine, stateMapper: { $0 }, eventMapper: { $0 }))
+    }
+    if let work { layers.append(.layer(work, stateMapper: WorkInput.init, eventMapper: { $0 })) }
+    return layers
+  }
+
+  func reduce(state: Counter?, event: Event) -> ReducerResult<Counter> {
+    TallyCore(view: ViewMachine(), work: WorkMachine()).reduce(state: state, event: event)
+  }
+}
+
+/// Calls `body` with every state it is given.
+struct ObserverMachine: ChildMachine {
+  let body: @Sendable (Counter) -> Void
+  init(_ body: @escaping @Sendable (Counter) -> Void) { self.body = body }
+
+  func process(input: Counter?, callback: Handler<Event>) {
+    if let input { body(input) }
+  }
+}
+
+/// Starts work for a request that waits on `gate` (ignoring cancellation), then saves and logs
+/// through `WhileRunning`.
+final class SavingMachine: ChildMachine {
+  let gate = Gate()
+  let finished = Gate()
+  let began = Recorder<String>()
+  private let started = Atomic(false)
+
+  func process(input: WorkInput?, callback: Handler<Event>) {
+    guard input?.request != nil, !started.exchange(true, ordering: .relaxed) else { return }
+    let (gate, finished, began) = (gate, finished, began)
+    callback.run { _ in
+      await gate.wait()
+      _ = try? await WhileRunning.call { began.append("save") }
+      WhileRunning.perform { began.append("log") }
+      finished.open()
+    }
+  }
+}
+
+/// A reference another thread can drop.
+final class Holder<Value: AnyObject>: @unchecked Sendable {
+  // @unchecked: set and cleared by one thread at a time, in turn with the test.
+  var value: Value?
+  init(_ value: Value?) { self.value = value }
+}
+
+/// Waits for `semaphore` without blocking a thread of the cooperative pool: the observer that
+/// signals it may need one.
+func signalled(_ semaphore: DispatchSemaphore) async {
+  while semaphore.wait(timeout: .now()) == .timedOut { await Task.yield() }
+}

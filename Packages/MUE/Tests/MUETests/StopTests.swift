@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MUE
+
+/// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
+  @Test func stopWaitsForAnObserverCallInProgressOnAnotherThread() async {
+    let loop = makeLoop()
+    loop.start()
+    let events = Recorder<String>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    loop.observe { state in
+      guard state.count == 1 else { return }
+      events.append("observer began")
+      entered.signal()
+      release.wait()
+      events.append("observer ended")
+    }
+    Thread { loop.send(.increment) }.start()
+    await signalled(entered)
+    let stopped = DispatchSemaphore(value: 0)
+    Thread {
+      loop.stop()
+      events.append("stop returned")
+      stopped.signal()
+    }.start()
+    await eventually { loop.runtime.gate.isStopped }
+    #expect(!events.all.contains("stop returned"))
+    release.signal()
+    await signalled(stopped)
+    loop.send(.increment)
+    #expect(events.all == ["observer began", "observer ended", "stop returned"])
+    #expect(loop.state.count == 1)
+  }
+
+  @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatEvent() {
+    let loop = makeLoop()
+    loop.start()
+    let seen = Recorder<Int>()
+    loop.observe { state in
+      if state.count == 1 { loop.stop() }
+    }
+    loop.observe { state in seen.append(state.count) }
+    loop.send(.increment)
+    loop.send(.increment)
+    #expect(seen.all == [0])
+    #expect(loop.state.count == 1)
+  }
+
+  @Test func workWrappedInWhileRunningNeverBeginsAfterStop() async {
+    let handler = SavingEffects()
+    let loop = Loop(update: TallyUpdate(), effectHandler: handler, state: Tally())
+    loop.start()
+    loop.send(.wait(1))
+    await eventually { handler.gate.waiting == 1 }
+    loop.stop()
+    handler.gate.open()
+    await handler.finished.wait()
+    #expect(handler.began.all.isEmpty)
+  }
+
+  @Test func releasingTheLoopDropsWhatIsQueuedWhileAnEffectDelivers() async {
+    let seen = Recorder<Int>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    var loop: TallyLoop? = makeLoop()
+    loop?.start()
+    loop?.observe { state in
+      seen.append(state.count)
+      guard state.results == [7] else { return }
+      entered.signal()
+      release.wait()
+    }
+    let runtime = loop!.runtime
+    loop?.send(.echo(7))  // its result arrives from the effect's task, which then blocks
+    await signalled(entered)
+    for _ in 0..<5 { loop?.send(.increment) }  // queued behind the blocked delivery
+    let last = Holder(loop)
+    loop = nil
+    let dropped = DispatchSemaphore(value: 0)
+    Thread {
+      last.value = nil  // the last reference: the loop stops, waiting for the observer
+      dropped.signal()
+    }.start()
+    await eventually { runtime.gate.isStopped }
+    release.signal()
+    await signalled(dropped)
+    #expect(runtime.state.count == 0)
+    #expect(seen.all == [0, 0])
+  }
+}
+
+/// Handles `.wait` by waiting on `gate` (ignoring cancellation), then saving and logging
+/// through `WhileRunning`.
+struct SavingEffects: EffectHandler {
+  let gate = Gate()
+  let finished = Gate()
+  let began = Recorder<String>()
+
+  func handle(_ effect: TallyEffect) async -> EffectResult<TallyEffect.Result> {
+    await gate.wait()
+    _ = try? await WhileRunning.call { began.append("save") }
+    WhileRunning.perform { began.append("log") }
+    finished.open()
+    return .empty
+  }
+}
+
+/// A reference another thread can drop.
+final class Holder<Value: AnyObject>: @unchecked Sendable {
+  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  var value: Value?
+  init(_ value: Value?) { self.value = value }
+}
+
+/// Waits for `semaphore` without blocking a thread of the cooperative pool: the observer that
+/// signals it may need one.
+func signalled(_ semaphore: DispatchSemaphore) async {
+  while semaphore.wait(timeout: .now()) == .timedOut { await Task.yield() }
+}
