@@ -36,12 +36,20 @@ package final class StopGate: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
+  /// Allocates the mutex and the condition in one block: every runtime makes a gate.
   @usableFromInline
   package init() {
-    mutex = .allocate(capacity: 1)
+    let conditionOffset =
+      (MemoryLayout<pthread_mutex_t>.stride + MemoryLayout<pthread_cond_t>.alignment - 1)
+      / MemoryLayout<pthread_cond_t>.alignment * MemoryLayout<pthread_cond_t>.alignment
+    let block = UnsafeMutableRawPointer.allocate(
+      byteCount: conditionOffset + MemoryLayout<pthread_cond_t>.size,
+      alignment: max(
+        MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<pthread_cond_t>.alignment))
+    mutex = block.bindMemory(to: pthread_mutex_t.self, capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
-    condition = .allocate(capacity: 1)
+    condition = (block + conditionOffset).bindMemory(to: pthread_cond_t.self, capacity: 1)
     condition.initialize(to: pthread_cond_t())
     pthread_cond_init(condition, nil)
   }
@@ -49,8 +57,7 @@ package final class StopGate: @unchecked Sendable {
   deinit {
     pthread_cond_destroy(condition)
     pthread_mutex_destroy(mutex)
-    condition.deallocate()
-    mutex.deallocate()
+    UnsafeMutableRawPointer(mutex).deallocate()
   }
 
   /// Whether ``stop()`` was called.
