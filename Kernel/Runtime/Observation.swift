@@ -9,8 +9,12 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
 
   private let state = Lock(State())
   private let deliver: @MainActor @Sendable (Value) -> Void
+  /// The runtime's gate: a value still on its way to the main actor when the runtime stops is
+  /// not delivered (R6).
+  private let gate: StopGate?
 
-  package init(_ deliver: @escaping @MainActor @Sendable (Value) -> Void) {
+  package init(gate: StopGate? = nil, _ deliver: @escaping @MainActor @Sendable (Value) -> Void) {
+    self.gate = gate
     self.deliver = deliver
   }
 
@@ -45,7 +49,16 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
       defer { state.waiters = [] }
       return (isNewest, state.waiters)
     }
-    if isNewest { deliver(value) }
+    if isNewest {
+      if let gate {
+        if gate.enter() {
+          deliver(value)
+          gate.leave()
+        }
+      } else {
+        deliver(value)
+      }
+    }
     for waiter in waiters { waiter.resume() }
   }
 }

@@ -15,6 +15,17 @@
       Store(state: Parent.State(), update: Parent.update)
     }
 
+    @Test func aStateStillOnItsWayToTheMainActorIsNotShownAfterStop() async {
+      let store = makeStore()
+      let model = ObservableStore(store)
+      await model.settled()
+      store.dispatch(.add(1))  // its delivery waits for the main actor, which this test holds
+      store.stop()
+      await model.settled()
+      #expect(model.state.rows.isEmpty)
+      #expect(store.state.rows.count == 1)
+    }
+
     @Test func aChangeToOneRowInvalidatesOnlyThatRowsReaders() async {
       let store = makeStore()
       for id in 1...3 { store.dispatch(.add(id)) }

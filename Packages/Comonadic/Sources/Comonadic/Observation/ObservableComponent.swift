@@ -35,7 +35,9 @@
       self.component = component
       state = component.state
       let box = WeakBox<ObservableComponent>()
-      let delivery = MainActorDelivery<S> { state in box.value?.apply(state) }
+      let delivery = MainActorDelivery<S>(gate: component.explorer.gate) { state in
+        box.value?.apply(state)
+      }
       self.delivery = delivery
       subscription = component.onEffect { delivery.send($0) }
       box.value = self
@@ -78,7 +80,7 @@ extension StoreComponent {
     _ transform: @escaping @Sendable (S) -> Value,
     _ observer: @escaping @MainActor @Sendable (Value) -> Void
   ) -> Subscription {
-    let delivery = MainActorDelivery(observer)
+    let delivery = MainActorDelivery(gate: explorer.gate, observer)
     return explorer.observe(
       initial: true, onlyOnChange: nil, distinct({ transform($0.position) }, { delivery.send($0) }))
   }

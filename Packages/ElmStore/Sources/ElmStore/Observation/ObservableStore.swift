@@ -33,7 +33,9 @@
       self.store = store
       state = store.state
       let box = WeakBox<ObservableStore>()
-      let delivery = MainActorDelivery<State> { state in box.value?.apply(state) }
+      let delivery = MainActorDelivery<State>(gate: store.runtime.gate) { state in
+        box.value?.apply(state)
+      }
       self.delivery = delivery
       subscription = store.subscribe { delivery.send($0) }
       box.value = self

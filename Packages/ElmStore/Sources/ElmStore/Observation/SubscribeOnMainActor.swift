@@ -7,7 +7,7 @@ extension Store {
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @MainActor @Sendable (Value) -> Void
   ) -> Subscription {
-    let delivery = MainActorDelivery(observer)
+    let delivery = MainActorDelivery(gate: runtime.gate, observer)
     return subscribe(transform) { delivery.send($0) }
   }
 }

@@ -7,7 +7,7 @@ extension Main {
     _ transform: @escaping @Sendable (App) -> Value,
     _ observer: @escaping @MainActor @Sendable (Value) -> Void
   ) -> Subscription {
-    let delivery = MainActorDelivery(observer)
+    let delivery = MainActorDelivery(gate: runtime.gate, observer)
     return observe(transform) { delivery.send($0) }
   }
 }
@@ -56,7 +56,9 @@ extension Main {
       stop = main.stop
       state = main.state
       let box = WeakBox<ObservableMain>()
-      let delivery = MainActorDelivery<App> { state in box.value?.apply(state) }
+      let delivery = MainActorDelivery<App>(gate: main.runtime.gate) { state in
+        box.value?.apply(state)
+      }
       self.delivery = delivery
       subscription = main.subscribe { delivery.send($0) }
       box.value = self

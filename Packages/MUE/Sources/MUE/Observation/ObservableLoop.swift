@@ -7,7 +7,7 @@ extension Loop {
     _ transform: @escaping @Sendable (State) -> Value,
     _ observer: @escaping @MainActor @Sendable (Value) -> Void
   ) -> Subscription {
-    let delivery = MainActorDelivery(observer)
+    let delivery = MainActorDelivery(gate: runtime.gate, observer)
     return observe(transform) { delivery.send($0) }
   }
 }
