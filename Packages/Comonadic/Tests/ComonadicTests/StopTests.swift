@@ -72,49 +72,42 @@ import Testing
     #expect(began.all.isEmpty)
   }
 
-  @Test func releasingTheComponentDropsWhatIsQueuedWhileWorkDelivers() async {
+  @Test func releasingTheComponentWhileWorkDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+    let released = Atomic(false)
     let gate = Gate()
-    var component: TestComponent? = component { _ in
-      [
-        .task { _, _ in
-          await gate.wait()
-          return record("late")
-        }
-      ]
-    }
-    component?.subscribe { model in
+    let holder = Holder<TestComponent>(
+      component { _ in
+        [
+          .task { _, _ in
+            await gate.wait()
+            return record("late")
+          }
+        ]
+      })
+    let explorer = holder.value!.explorer
+    holder.value?.subscribe { model in
       seen.append(model.count)
       guard model.results == ["late"] else { return }
-      entered.signal()
-      release.wait()
+      // On the task, inside its delivery: queue five, then drop the last reference.
+      for _ in 0..<5 { holder.value?.send(.increment) }
+      holder.value = nil
+      released.store(true, ordering: .sequentiallyConsistent)
     }
-    let explorer = component!.explorer
-    component?.send(.work(1))
+    holder.value?.send(.work(1))
     await eventually { gate.waiting == 1 }
-    gate.open()  // the task hands in its result and blocks in the observer
-    await signalled(entered)
-    for _ in 0..<5 { component?.send(.increment) }  // queued behind it
-    let last = Holder(component)
-    component = nil
-    let dropped = DispatchSemaphore(value: 0)
-    Thread {
-      last.value = nil  // the last reference: the component stops, waiting for the observer
-      dropped.signal()
-    }.start()
-    await eventually { explorer.gate.isStopped }
-    release.signal()
-    await signalled(dropped)
+    gate.open()
+    await eventually { released.load(ordering: .sequentiallyConsistent) }
+    #expect(explorer.gate.isStopped)
     #expect(explorer.space.position.count == 0)
     #expect(seen.all == [0, 0])
   }
+
 }
 
 /// A reference another thread can drop.
 final class Holder<Value: AnyObject>: @unchecked Sendable {
-  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  // @unchecked: set before the runtime runs, then read and cleared only by the observer.
   var value: Value?
   init(_ value: Value?) { self.value = value }
 }

@@ -72,11 +72,10 @@ import Testing
     #expect(began.all.isEmpty)
   }
 
-  @Test func releasingTheStoreDropsWhatIsQueuedWhileAnEffectDelivers() async {
+  @Test func releasingTheStoreWhileAnEffectDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
     let gate = Gate()
+    let released = Atomic(false)
     let effect = Effect<Tally, Counting> { _, action, dispatch in
       guard action == .noop else { return }
       dispatch.run { send in
@@ -84,37 +83,30 @@ import Testing
         send(.result("late"))
       }
     }
-    var store: Store<Tally, Counting>? = Store(state: Tally(), update: countUp, effect: effect)
-    store?.subscribe { state in
+    let holder = Holder(Store(state: Tally(), update: countUp, effect: effect))
+    let runtime = holder.value!.runtime
+    holder.value?.subscribe { state in
       seen.append(state.count)
       guard state.results == ["late"] else { return }
-      entered.signal()
-      release.wait()
+      // On the effect's task, inside its delivery: queue five, then drop the last reference.
+      for _ in 0..<5 { holder.value?.dispatch(.increment) }
+      holder.value = nil
+      released.store(true, ordering: .sequentiallyConsistent)
     }
-    let runtime = store!.runtime
-    store?.dispatch(.noop)
-    gate.open()  // the effect's task now hands in its result and blocks in the observer
-    await signalled(entered)
-    for _ in 0..<5 { store?.dispatch(.increment) }  // queued behind the blocked delivery
-    let dropped = DispatchSemaphore(value: 0)
-    let last = Holder(store)
-    store = nil
-    Thread {
-      last.value = nil  // the last reference: the store stops, waiting for the observer
-      dropped.signal()
-    }.start()
-    await eventually { runtime.gate.isStopped }
-    release.signal()
-    await signalled(dropped)
+    holder.value?.dispatch(.noop)
+    gate.open()
+    await eventually { released.load(ordering: .sequentiallyConsistent) }
     await runtime.idle()
+    #expect(runtime.gate.isStopped)
     #expect(runtime.state.count == 0)
     #expect(seen.all == [0, 0])
   }
+
 }
 
 /// A reference another thread can drop.
 final class Holder<Value: AnyObject>: @unchecked Sendable {
-  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  // @unchecked: set before the runtime runs, then read and cleared only by the observer.
   var value: Value?
   init(_ value: Value?) { self.value = value }
 }

@@ -62,39 +62,31 @@ import Testing
     #expect(work.began.all.isEmpty)
   }
 
-  @Test func releasingTheProgramDropsWhatIsQueuedWhileWorkDelivers() async {
+  @Test func releasingTheProgramWhileWorkDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+    let released = Atomic(false)
     let calls = Recorder<String>()
     let work = WorkHandler(calls: calls)
-    var main: TallyMain? = makeMain(work: work, calls: calls)
-    main?.start()
-    main?.observe { (state: Tally) in
+    let holder = Holder(makeMain(work: work, calls: calls))
+    let runtime = holder.value!.runtime
+    holder.value?.start()
+    holder.value?.observe { (state: Tally) in
       seen.append(state.count)
       guard state.results == [7] else { return }
-      entered.signal()
-      release.wait()
+      // On the work's task, inside its delivery: queue five, then drop the last reference.
+      for _ in 0..<5 { holder.value?.send(IOInput(.increment, nil)) }
+      holder.value = nil
+      released.store(true, ordering: .sequentiallyConsistent)
     }
-    let runtime = main!.runtime
-    main?.send(IOInput(.wait(7), nil))
+    holder.value?.send(IOInput(.wait(7), nil))
     await eventually { work.gate.waiting == 1 }
-    work.gate.open()  // the work's task hands in its result and blocks in the observer
-    await signalled(entered)
-    for _ in 0..<5 { main?.send(IOInput(.increment, nil)) }  // queued behind it
-    let last = Holder(main)
-    main = nil
-    let dropped = DispatchSemaphore(value: 0)
-    Thread {
-      last.value = nil  // the last reference: the program stops, waiting for the observer
-      dropped.signal()
-    }.start()
-    await eventually { runtime.gate.isStopped }
-    release.signal()
-    await signalled(dropped)
+    work.gate.open()
+    await eventually { released.load(ordering: .sequentiallyConsistent) }
+    #expect(runtime.gate.isStopped)
     #expect(runtime.state.count == 0)
     #expect(seen.all == [0, 0])
   }
+
 }
 
 /// Handles `.wait` with work that waits on `gate` (ignoring cancellation), then saves and logs
@@ -119,7 +111,7 @@ struct SavingWork: IOHandler {
 
 /// A reference another thread can drop.
 final class Holder<Value: AnyObject>: @unchecked Sendable {
-  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  // @unchecked: set before the runtime runs, then read and cleared only by the observer.
   var value: Value?
   init(_ value: Value?) { self.value = value }
 }

@@ -64,38 +64,31 @@ import Testing
     #expect(saving.began.all.isEmpty)
   }
 
-  @Test func releasingTheFlowDropsWhatIsQueuedWhileWorkDelivers() async {
+  @Test func releasingTheFlowWhileWorkDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+    let released = Atomic(false)
     let work = WorkMachine()
-    var flow: Flow<StopCore>? = StopCore(
+    let holder = Holder<Flow<StopCore>>(nil)
+    holder.value = StopCore(
       first: ObserverMachine { state in
         seen.append(state.count)
         guard state.results == [7] else { return }
-        entered.signal()
-        release.wait()
+        // On the work's task, inside its delivery: queue five, then drop the last reference.
+        for _ in 0..<5 { holder.value?.send(.increment) }
+        holder.value = nil
+        released.store(true, ordering: .sequentiallyConsistent)
       }, work: work.machine
     ).start()
-    let runtime = flow!.runtime
-    flow?.send(.wait(7))
+    let runtime = holder.value!.runtime
+    holder.value?.send(.wait(7))
     await eventually { work.gate.waiting == 1 }
-    work.gate.open()  // the work's task hands in its result and blocks in the first layer
-    await signalled(entered)
-    for _ in 0..<5 { flow?.send(.increment) }  // queued behind it
-    let last = Holder(flow)
-    flow = nil
-    let dropped = DispatchSemaphore(value: 0)
-    Thread {
-      last.value = nil  // the last reference: the flow stops, waiting for the layer
-      dropped.signal()
-    }.start()
-    await eventually { runtime.gate.isStopped }
-    release.signal()
-    await signalled(dropped)
+    work.gate.open()
+    await eventually { released.load(ordering: .sequentiallyConsistent) }
+    #expect(runtime.gate.isStopped)
     #expect(runtime.state?.count == 0)
     #expect(seen.all == [0, 0, 0])
   }
+
 }
 
 /// A core whose state is set at start: an observer layer, then another observer, then a work
@@ -154,7 +147,7 @@ final class SavingMachine: ChildMachine {
 
 /// A reference another thread can drop.
 final class Holder<Value: AnyObject>: @unchecked Sendable {
-  // @unchecked: set and cleared by one thread at a time, in turn with the test.
+  // @unchecked: set before the runtime runs, then read and cleared only by the observer.
   var value: Value?
   init(_ value: Value?) { self.value = value }
 }

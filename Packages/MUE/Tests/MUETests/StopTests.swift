@@ -62,35 +62,27 @@ import Testing
     #expect(handler.began.all.isEmpty)
   }
 
-  @Test func releasingTheLoopDropsWhatIsQueuedWhileAnEffectDelivers() async {
+  @Test func releasingTheLoopWhileAnEffectDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    var loop: TallyLoop? = makeLoop()
-    loop?.start()
-    loop?.observe { state in
+    let released = Atomic(false)
+    let holder = Holder(makeLoop())
+    let runtime = holder.value!.runtime
+    holder.value?.start()
+    holder.value?.observe { state in
       seen.append(state.count)
       guard state.results == [7] else { return }
-      entered.signal()
-      release.wait()
+      // On the effect's task, inside its delivery: queue five, then drop the last reference.
+      for _ in 0..<5 { holder.value?.send(.increment) }
+      holder.value = nil
+      released.store(true, ordering: .sequentiallyConsistent)
     }
-    let runtime = loop!.runtime
-    loop?.send(.echo(7))  // its result arrives from the effect's task, which then blocks
-    await signalled(entered)
-    for _ in 0..<5 { loop?.send(.increment) }  // queued behind the blocked delivery
-    let last = Holder(loop)
-    loop = nil
-    let dropped = DispatchSemaphore(value: 0)
-    Thread {
-      last.value = nil  // the last reference: the loop stops, waiting for the observer
-      dropped.signal()
-    }.start()
-    await eventually { runtime.gate.isStopped }
-    release.signal()
-    await signalled(dropped)
+    holder.value?.send(.echo(7))
+    await eventually { released.load(ordering: .sequentiallyConsistent) }
+    #expect(runtime.gate.isStopped)
     #expect(runtime.state.count == 0)
     #expect(seen.all == [0, 0])
   }
+
 }
 
 /// Handles `.wait` by waiting on `gate` (ignoring cancellation), then saving and logging
@@ -111,7 +103,7 @@ struct SavingEffects: EffectHandler {
 
 /// A reference another thread can drop.
 final class Holder<Value: AnyObject>: @unchecked Sendable {
-  // @unchecked: set once here, cleared once by one thread, read by nobody else.
+  // @unchecked: set before the runtime runs, then read and cleared only by the observer.
   var value: Value?
   init(_ value: Value?) { self.value = value }
 }
