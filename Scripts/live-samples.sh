@@ -21,6 +21,13 @@ exits() {
   set -e
   [ "$status" -eq "$want" ] || { echo "exit $status, not $want: $*"; return 1; }
 }
+# Compares two runs' screens. Times on the real clock are read where a tick may or may not have
+# landed: a key right after `{200ms}` is processed about 50 ms before the next 100 ms tick, and a
+# loaded machine can take longer than that to draw the screen before it. Exact times are checked
+# by the conformance kit on a virtual clock; here every time reads M:SS.T.
+same_screens() {
+  diff <(sed -E 's/[0-9]+:[0-9]{2}\.[0-9]/M:SS.T/g' "$1") <(sed -E 's/[0-9]+:[0-9]{2}\.[0-9]/M:SS.T/g' "$2")
+}
 
 echo "-- counter: ++- ends at Count: 1, and the next run starts there"
 for a in $architectures; do
@@ -39,11 +46,11 @@ for a in $architectures; do
   "$arch" run weather --architecture "$a" --weather fixtures \
     --keys "Zürich{400ms}<enter><tab><bs><bs><bs><bs><bs><bs>東京{400ms}<enter>" >"$work/weather-$a.txt"
 done
-grep -q "^Lap 1  0:01.0$" "$work/stopwatch-baseline.txt"
+grep -qE "^Lap 1  0:0(0\.9|1\.[01])$" "$work/stopwatch-baseline.txt"
 grep -q "^Zürich: 40.3°F, Clear sky, wind 3.2 km/h$" "$work/weather-baseline.txt"
 grep -q "^Tokyo: 59.0°F, Mainly clear, wind 9.0 km/h$" "$work/weather-baseline.txt"
 for a in $architectures; do
-  diff "$work/stopwatch-baseline.txt" "$work/stopwatch-$a.txt"
+  same_screens "$work/stopwatch-baseline.txt" "$work/stopwatch-$a.txt"
   diff "$work/weather-baseline.txt" "$work/weather-$a.txt"
   echo "$a: same screens as baseline"
 done
@@ -87,7 +94,7 @@ for a in $("$arch" list | sed -n 's/^app shell: //p' | tr -d ','); do
   grep -q "Stopwatch (running)" "$work/shell-$a.txt"
   grep -q "Weather (Zürich)" "$work/shell-$a.txt"
   [ "$(cat "$work/$a/shell-count.txt")" = "0" ]
-  diff "$work/shell-baseline.txt" "$work/shell-$a.txt"
+  same_screens "$work/shell-baseline.txt" "$work/shell-$a.txt"
   echo "$a: ok"
 done
 
