@@ -40,16 +40,18 @@ let package = Package(
   targets: architectureTargets + [
     // The runtime kernel every architecture carries a copy of (Scripts/vendor-kernel): the
     // lock, the drain queue, the registry of running work, waiters, subscribers; and the test
-    // tools' kernel (executor, line diff, failure reporting). Built here for its own tests.
+    // tools' kernel (executor, line diff, failure reporting). Built here for its own tests, and
+    // the kit, the baseline and the samples' support lock with its `Lock` (a pthread mutex
+    // ThreadSanitizer sees; it cannot see `Synchronization.Mutex` on Linux).
     .target(name: "Kernel", path: "Kernel/Runtime"),
     .target(name: "KernelTesting", path: "Kernel/Testing"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "KernelTesting"]),
     // The spec's apps: intents, views, environment protocols, formatting, and the driver
     // protocol every architecture implements. Live code and the samples build on this alone.
-    .target(name: "ArchitectureApps"),
+    .target(name: "ArchitectureApps", dependencies: ["Kernel"]),
     // The conformance kit: per app, fakes, scenarios and mutants; the generic runner, traces
     // and reports.
-    .target(name: "ArchitectureSpec", dependencies: ["ArchitectureApps"]),
+    .target(name: "ArchitectureSpec", dependencies: ["ArchitectureApps", "Kernel"]),
     // A thin Swift Testing adapter for the kit; kept apart so `arch` never links Testing.
     .target(name: "ArchitectureSpecTesting", dependencies: ["ArchitectureSpec"]),
     // The benchmark workloads, defined once for every contestant.
@@ -68,19 +70,24 @@ let package = Package(
       path: "Sources/Samples/Catalog"
     ),
     // The samples' live environment: file storage, Open-Meteo over URLSession, recorded responses.
-    .target(name: "LiveEnvironment", dependencies: ["ArchitectureApps"]),
+    .target(name: "LiveEnvironment", dependencies: ["ArchitectureApps", "Kernel"]),
     // The samples as terminal screens: keys, scripts, raw mode, the interactive loop.
-    .target(name: "Console", dependencies: ["ArchitectureApps"]),
+    .target(name: "Console", dependencies: ["ArchitectureApps", "Kernel"]),
     .executableTarget(
       name: "arch",
-      dependencies: ["ArchitectureSpec", "Console", "LiveEnvironment", "Samples", "Workloads"]),
+      dependencies: [
+        "ArchitectureSpec", "Console", "Kernel", "LiveEnvironment", "Samples", "Workloads",
+      ]),
     .testTarget(
       name: "ArchitectureSpecTests",
-      dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"],
+      dependencies: [
+        "ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Kernel", "Samples",
+      ],
       exclude: ["Golden"]
     ),
     .testTarget(
-      name: "WorkloadTests", dependencies: ["ArchitectureSpec", "Baseline", "Samples", "Workloads"]),
+      name: "WorkloadTests",
+      dependencies: ["ArchitectureSpec", "Baseline", "Kernel", "Samples", "Workloads"]),
     // Each architecture's samples under its own testing tool.
     .testTarget(
       name: "SampleTests",
@@ -90,7 +97,7 @@ let package = Package(
     // The live environment against a server on 127.0.0.1 and real files; `arch run` scripts.
     .testTarget(
       name: "LiveTests",
-      dependencies: ["ArchitectureSpec", "Console", "LiveEnvironment", "Samples"]
+      dependencies: ["ArchitectureSpec", "Console", "Kernel", "LiveEnvironment", "Samples"]
     ),
     .testTarget(
       name: "ConformanceTests",

@@ -33,4 +33,7 @@ for catalog in Packages/*/Sources/*/*.docc; do
 done
 docc merge "${archives[@]}" --synthesized-landing-page-name "Unidirectional architectures" \
   --synthesized-landing-page-kind "Packages" --output-path "$out/site"
-echo "site: $out/site (${#archives[@]} packages)"
+# The side-by-side pages (Scripts/docs.py) are static files of the same site.
+mkdir -p "$out/site/side-by-side"
+cp Docs/SideBySide/* "$out/site/side-by-side/"
+echo "site: $out/site (${#archives[@]} packages; side-by-side pages in side-by-side/)"

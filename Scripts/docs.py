@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the comparison docs from the sources, so they never drift from the code.
 
-  Scripts/docs.py            # write Docs/SideBySide/*.md and the generated parts of Docs/Comparison.md
+  Scripts/docs.py            # write Docs/SideBySide/*.md and *.html and the generated parts of Docs/Comparison.md
   Scripts/docs.py --check    # exit 1 if any of them is stale (CI runs this)
   Scripts/docs.py --measure  # first re-measure build time, code size and dispatch cost into
                              # Docs/Data/measurements.json (slow: clean release builds, callgrind)
@@ -16,6 +16,7 @@ Lines of code per app count the non-blank, non-comment lines of the app's own so
 """
 
 import argparse
+import html
 import json
 import os
 import re
@@ -37,7 +38,7 @@ ARCHITECTURES = [
     ("comonadic", "Comonadic", "Comonadic"),
 ]
 APPS = ["counter", "stopwatch", "weather"]
-# Apps whose markers are read but whose pages come with the study pages (todos, shell).
+# Every app with side-by-side pages; APPS (the single features) also have rows in Comparison.md.
 MARKED_APPS = APPS + ["todos", "shell"]
 SECTIONS = [
     ("state", "State", "What the app remembers."),
@@ -150,10 +151,13 @@ def side_by_side(app):
         out.append("")
         for name, folder, _ in ARCHITECTURES:
             entries = found[name].get((app, key))
-            if not entries:
-                raise DocsError(f"{folder}: no '{app} {key}' region (add a // side-by-side marker)")
             out.append(f"### {name}")
             out.append("")
+            if not entries:
+                # The shell in LayerCore has no effects of its own: its children's layers do them.
+                out.append(f"No {key} code of its own in this app.")
+                out.append("")
+                continue
             own = [e for e in entries if e[3][0][1] == key]
             shared = [e for e in entries if e[3][0][1] != key]
             for f, line, _, sections in shared:
@@ -179,11 +183,166 @@ def side_by_side(app):
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+# --- Docs/SideBySide/<App>.html: the same regions in columns, two or more at a time ---------
+
+PAGE_STYLE = """
+:root { color-scheme: light; --rule: #d0d7de; --muted: #57606a; --code: #f6f8fa; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+  color: #1f2328; }
+header, main { max-width: 1600px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 16px; }
+h1 { font-size: 24px; margin: 8px 0; }
+h2 { font-size: 18px; margin: 28px 0 4px; }
+p { margin: 4px 0 10px; max-width: 80ch; }
+nav { font-size: 14px; }
+fieldset { border: 1px solid var(--rule); border-radius: 6px; margin: 12px 0; padding: 8px 12px; }
+legend { font-weight: 600; padding: 0 4px; }
+label { margin-right: 16px; white-space: nowrap; }
+table { border-collapse: collapse; font-size: 14px; margin: 8px 0 4px; }
+th, td { border: 1px solid var(--rule); padding: 3px 10px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.columns { display: grid; gap: 12px; grid-template-columns: repeat(var(--shown, 2), minmax(0, 1fr)); }
+.column[hidden] { display: none; }
+.column h3 { font-size: 14px; margin: 6px 0; font-family: ui-monospace, Menlo, monospace; }
+.column h3 .count { font-weight: normal; color: var(--muted); }
+.source { font-size: 12px; color: var(--muted); margin: 0 0 4px; overflow-wrap: anywhere; }
+pre { background: var(--code); border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 8px;
+  padding: 8px 10px; font: 12.5px/1.4 ui-monospace, Menlo, Consolas, monospace;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
+.none { color: var(--muted); font-style: italic; }
+output { display: block; font: 12px ui-monospace, monospace; color: var(--muted); }
+"""
+
+PAGE_SCRIPT = """
+const errors = [];
+window.addEventListener("error", (event) => errors.push(String(event.message)));
+const boxes = [...document.querySelectorAll("input[name=architecture]")];
+function show() {
+  const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
+  for (const columns of document.querySelectorAll(".columns")) {
+    columns.style.setProperty("--shown", Math.max(chosen.length, 1));
+    for (const column of columns.children) column.hidden = !chosen.includes(column.dataset.architecture);
+  }
+  const query = new URLSearchParams(location.search);
+  query.set("show", chosen.join(","));
+  history.replaceState(null, "", "?" + query.toString() + location.hash);
+}
+// What the browser check reads: every concern shows one column per chosen architecture, each
+// with code or a note, and no code is wider than its column.
+function check() {
+  const problems = [...errors];
+  const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
+  if (chosen.length < 2) problems.push("fewer than two architectures chosen");
+  for (const columns of document.querySelectorAll(".columns")) {
+    const shown = [...columns.children].filter((column) => !column.hidden);
+    const concern = columns.dataset.concern;
+    if (shown.length !== chosen.length) problems.push(`${concern}: ${shown.length} columns shown`);
+    for (const column of shown) {
+      if (column.getBoundingClientRect().width < 200) problems.push(`${concern}: a narrow column`);
+      if (!column.querySelector("pre, .none")) problems.push(`${concern}: an empty column`);
+      for (const pre of column.querySelectorAll("pre")) {
+        if (pre.scrollWidth > pre.clientWidth + 1) {
+          problems.push(`${concern} · ${column.dataset.architecture}: code wider than its column`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+const requested = new URLSearchParams(location.search).get("show");
+if (requested) {
+  const names = requested.split(",");
+  for (const box of boxes) box.checked = names.includes(box.value);
+}
+for (const box of boxes) box.addEventListener("change", show);
+show();
+if (new URLSearchParams(location.search).has("check")) {
+  const problems = check();
+  const result = document.getElementById("check");
+  result.textContent = problems.length ? "problems: " + problems.join("; ") : "check: ok";
+  result.dataset.ok = problems.length ? "false" : "true";
+}
+"""
+
+
+def side_by_side_html(app):
+    """A static page: the app's regions by concern, one column per chosen architecture."""
+    title = app.capitalize()
+    found = {name: regions(folder) for name, folder, _ in ARCHITECTURES}
+    esc = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{title}, side by side</title>",
+           "<!-- Generated by Scripts/docs.py from the sources; edit those, then run it. -->",
+           '<link rel="stylesheet" href="side-by-side.css">', "</head>", "<body>", "<header>"]
+    out.append("<nav>" + " · ".join(
+        (f"<strong>{a.capitalize()}</strong>" if a == app else f'<a href="{a.capitalize()}.html">{a.capitalize()}</a>')
+        for a in MARKED_APPS) + f' · <a href="{title}.md">{title}.md</a></nav>')
+    out.append(f"<h1>{title}, side by side</h1>")
+    out.append(f"<p>The {app} app of the spec in every architecture and the plain-Swift baseline, "
+               "concern by concern. Every implementation passes the same conformance scenarios "
+               f"with the same trace (<code>swift run arch conformance --app {app}</code>). Pick two "
+               "or more to read them in columns.</p>")
+    out.append("<fieldset><legend>Columns</legend>")
+    for index, (name, _, _) in enumerate(ARCHITECTURES):
+        checked = " checked" if index < 2 else ""
+        out.append(f'<label><input type="checkbox" name="architecture" value="{name}"{checked}> '
+                   f"{name}</label>")
+    out.append("</fieldset>")
+    # Lines of code per concern, for every architecture.
+    out.append("<table><thead><tr><th>lines of code</th>"
+               + "".join(f"<th>{name}</th>" for name, _, _ in ARCHITECTURES) + "</tr></thead><tbody>")
+    out.append("<tr><td>the app's file</td>" + "".join(
+        f"<td>{loc(folder, app)}</td>" for _, folder, _ in ARCHITECTURES) + "</tr>")
+    for key, heading, _ in SECTIONS:
+        cells = []
+        for name, _, _ in ARCHITECTURES:
+            own = [e for e in found[name].get((app, key), []) if e[3][0][1] == key]
+            cells.append(f"<td>{sum(code_lines(body) for _, _, body, _ in own)}</td>")
+        out.append(f'<tr><td><a href="#{key}">{heading.lower()}</a></td>' + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    out.append('<output id="check"></output>')
+    out.append("</header>")
+    out.append("<main>")
+    for key, heading, blurb in SECTIONS:
+        out.append(f'<section id="{key}"><h2>{heading}</h2><p>{esc(blurb)}</p>')
+        out.append(f'<div class="columns" data-concern="{key}">')
+        for index, (name, folder, _) in enumerate(ARCHITECTURES):
+            entries = found[name].get((app, key), [])
+            own = [e for e in entries if e[3][0][1] == key]
+            shared = [e for e in entries if e[3][0][1] != key]
+            count = sum(code_lines(body) for _, _, body, _ in own)
+            hidden = "" if index < 2 else " hidden"
+            out.append(f'<div class="column" data-architecture="{name}"{hidden}>')
+            out.append(f'<h3>{name} <span class="count">{count} lines</span></h3>')
+            for f, line, _, sections in shared:
+                out.append(f'<p class="none">The {sections[0][1]} code at {esc(f)}:{line} is '
+                           f"{key} too.</p>")
+            if not own and not shared:
+                # The shell in LayerCore has no effects of its own: its children's layers do them.
+                out.append(f'<p class="none">No {key} code of its own in this app.</p>')
+            for f, line, body, _ in own:
+                out.append(f'<p class="source">Sources/Samples/{folder}/{esc(f)}:{line}</p>')
+                out.append("<pre><code>" + esc("\n".join(dedent(body))) + "</code></pre>")
+            out.append("</div>")
+        out.append("</div></section>")
+    out.append("</main>")
+    out.append('<script src="side-by-side.js"></script>')
+    out.append("</body>")
+    out.append("</html>")
+    return "\n".join(out) + "\n"
+
+
 def outputs():
     """{path: content} for every generated file."""
     result = {}
-    for app in APPS:
+    for app in MARKED_APPS:
         result[os.path.join(ROOT, "Docs", "SideBySide", app.capitalize() + ".md")] = side_by_side(app)
+        result[os.path.join(ROOT, "Docs", "SideBySide", app.capitalize() + ".html")] = side_by_side_html(app)
+    # What every page shares: its style, and the script that shows the chosen columns.
+    result[os.path.join(ROOT, "Docs", "SideBySide", "side-by-side.css")] = PAGE_STYLE.lstrip("\n")
+    result[os.path.join(ROOT, "Docs", "SideBySide", "side-by-side.js")] = PAGE_SCRIPT.lstrip("\n")
     comparison = os.path.join(ROOT, "Docs", "Comparison.md")
     if os.path.exists(comparison):
         result[comparison] = fill(open(comparison, encoding="utf-8").read())

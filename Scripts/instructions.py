@@ -31,11 +31,12 @@ OPERATIONS = {
     "state.size.10": 100_000, "state.size.1000": 100_000, "state.size.100000": 100_000,
     "fanout.1": 100_000, "fanout.10": 20_000, "fanout.100": 2_000,
     "ticks": 2_000, "typing": 500, "roundtrip": 500, "lifecycle": 200,
-    "todos.toggle.10000": 500, "ticks.laps.10": 2_000, "ticks.laps.10000": 2_000,
+    "todos.toggle.10000": 500, "ticks.laps.10": 2_000, "ticks.laps.1000": 2_000,
+    "ticks.laps.10000": 2_000,
 }
 ASYNCHRONOUS = {
     "ticks", "typing", "roundtrip", "lifecycle", "todos.toggle.10000", "ticks.laps.10",
-    "ticks.laps.10000",
+    "ticks.laps.1000", "ticks.laps.10000",
 }
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 

@@ -1,5 +1,5 @@
 import ArchitectureApps
-import Synchronization
+import Kernel
 
 /// The views of the children a screen shows, each observed once through the runtime's scope
 /// (R11): a list screen costs the rows it shows, not the rows the list has.
@@ -10,7 +10,7 @@ final class ChildViews<App: ConsoleApp>: Sendable {
     var onChange: (@Sendable () -> Void)?
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// The latest view of every observed child.
   var current: [App.Child: App.ChildView] { state.withLock { $0.views } }

@@ -1,5 +1,5 @@
 import ArchitectureApps
-import Synchronization
+import Kernel
 
 /// Runs one app of one architecture on a terminal screen: from a ``Script`` (printing each
 /// distinct screen) or interactively (see ``ConsoleSession/runInteractive(title:)``).
@@ -56,7 +56,7 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
   /// screen after start. Escape, Ctrl-C or the app's quit key end the script early.
   public func run(_ script: Script) async -> [Screen] {
     let driver = implementation.makeDriver(environment)
-    let latest = Mutex<App.View?>(nil)
+    let latest = Lock<App.View?>(nil)
     await driver.start { view in latest.withLock { $0 = view } }
     await executor.settle(driver)
     // Waits are on a timeline: `{1s}` ends 1 s after the previous wait ended, or after the

@@ -1,5 +1,5 @@
 import ArchitectureApps
-import Synchronization
+import Kernel
 
 /// The lines under an app's screen: the last log message and, for each live service (storage,
 /// weather), the last problem it reported (why a save or a search failed), cleared when that
@@ -12,7 +12,7 @@ public final class Notices: Sendable {
     var onChange: (@Sendable () -> Void)?
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   public init() {}
 

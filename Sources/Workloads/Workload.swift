@@ -42,7 +42,8 @@ public struct Workload: Sendable {
   /// Every workload, in report order.
   public static let all: [Workload] =
     TallyWorkloads.all + [
-      AppWorkloads.ticks, AppWorkloads.ticksWithLaps(10), AppWorkloads.ticksWithLaps(10_000),
+      AppWorkloads.ticks, AppWorkloads.ticksWithLaps(10), AppWorkloads.ticksWithLaps(1_000),
+      AppWorkloads.ticksWithLaps(10_000),
       AppWorkloads.typing, AppWorkloads.roundtrip, AppWorkloads.lifecycle,
       AppWorkloads.toggleOneOfTenThousand,
     ]

@@ -1,7 +1,7 @@
 import ArchitectureSpec
 import Foundation
+import Kernel
 import Samples
-import Synchronization
 
 /// `arch`: the project's command line.
 @main
@@ -81,7 +81,7 @@ enum Arch {
   /// Not an `async` main: that parks the main thread in `dispatchMain()`, whose `sigsuspend`
   /// crashes valgrind 3.19, and `arch measure` exists to run under callgrind.
   static func main() {
-    let status = Mutex<Int32>(0)
+    let status = Lock<Int32>(0)
     let done = DispatchSemaphore(value: 0)
     // Detached: `main` runs on the main actor, which the wait below blocks.
     Task.detached {

@@ -1,9 +1,9 @@
 import ArchitectureSpec
 import Console
 import Foundation
+import Kernel
 import LiveEnvironment
 import Samples
-import Synchronization
 
 /// `arch run APP --architecture X`: one app of one architecture, live, in the terminal.
 struct RunCommand {
@@ -230,7 +230,7 @@ struct RunCommand {
 
 /// Whether the last save of a run failed, from what its storage reported.
 final class SaveOutcome: Sendable {
-  private let failure = Mutex<FileStorageError?>(nil)
+  private let failure = Lock<FileStorageError?>(nil)
 
   /// Notes a storage's report: errors only a save gives set the failure; a report without an
   /// error after a save (the next save worked) clears it.

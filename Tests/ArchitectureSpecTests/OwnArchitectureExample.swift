@@ -3,7 +3,7 @@
 import ArchitectureSpec
 import ArchitectureSpecTesting
 import Baseline
-import Synchronization
+import Kernel
 import Testing
 
 /// A small counter runtime of "your own": one lock, a queue, and tasks for the effects.
@@ -17,8 +17,8 @@ final class MyCounter: Sendable {
     var view: CounterView { count.map { .ready(count: $0) } ?? .loading }
   }
 
-  private let state = Mutex(State())
-  private let tasks = Mutex<[Task<Void, Never>]>([])
+  private let state = Lock(State())
+  private let tasks = Lock<[Task<Void, Never>]>([])
   private let environment: CounterEnvironment
 
   init(environment: CounterEnvironment) { self.environment = environment }

@@ -1,7 +1,7 @@
 import ArchitectureSpec
 import Foundation
+import Kernel
 import LiveEnvironment
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -233,7 +233,7 @@ import Testing
 
 /// Collects what a storage reported.
 final class ReportLog: Sendable {
-  private let storage = Mutex<[FileStorageError?]>([])
+  private let storage = Lock<[FileStorageError?]>([])
   func add(_ report: FileStorageError?) { storage.withLock { $0.append(report) } }
   var entries: [FileStorageError?] { storage.withLock { $0 } }
 }

@@ -1,7 +1,7 @@
 import ArchitectureSpec
 import Foundation
+import Kernel
 import LiveEnvironment
-import Synchronization
 import Testing
 
 /// The live weather service against a real HTTP server on 127.0.0.1 (W11).
@@ -394,7 +394,7 @@ import Testing
       target.contains("Berlin") ? .json(Self.berlin) : .json("{}", status: 503)
     }
     defer { server.stop() }
-    let reports = Mutex<[OpenMeteoError?]>([])
+    let reports = Lock<[OpenMeteoError?]>([])
     let service = OpenMeteoService(geocodingURL: server.url, forecastURL: server.url) { outcome in
       reports.withLock { $0.append(outcome) }
     }
@@ -407,7 +407,7 @@ import Testing
   @Test func aCancelledSearchThrowsCancellationAndIsNotReported() async throws {
     let server = try LocalHTTPServer { _ in .silence }
     defer { server.stop() }
-    let reports = Mutex(0)
+    let reports = Lock(0)
     let service = OpenMeteoService(geocodingURL: server.url, forecastURL: server.url) { _ in
       reports.withLock { $0 += 1 }
     }

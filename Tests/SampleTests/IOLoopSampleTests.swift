@@ -2,7 +2,6 @@ import ArchitectureSpec
 import IOLoop
 import IOLoopSamples
 import IOLoopTesting
-import Synchronization
 import Testing
 
 /// The IOLoop samples under IOLoop's own testing tool: each pure app stepped input by input,
@@ -148,7 +147,7 @@ import Testing
 
 /// Views in the order they were shown.
 private final class ViewLog<View: Sendable>: Sendable {
-  private let views = Mutex<[View]>([])
+  private let views = Lock<[View]>([])
   func append(_ view: View) { views.withLock { $0.append(view) } }
   var all: [View] { views.withLock { $0 } }
 }

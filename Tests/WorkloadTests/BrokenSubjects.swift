@@ -1,6 +1,6 @@
 import ArchitectureSpec
 import Baseline
-import Synchronization
+import Kernel
 import Workloads
 
 /// Runtimes with one defect each, to prove the workloads' checks can fail.
@@ -70,7 +70,7 @@ final class SkipsCurrentValue: BrokenSubject, @unchecked Sendable {
 }
 
 /// A stopwatch whose every runtime is kept forever.
-private let leaked = Mutex<[any AppDriver<StopwatchApp>]>([])
+private let leaked = Lock<[any AppDriver<StopwatchApp>]>([])
 
 extension Implementation where App == StopwatchApp {
   static var leaking: Implementation {

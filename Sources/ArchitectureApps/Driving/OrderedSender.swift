@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// Hands intents, in the order sent, to an asynchronous `send` (an actor store's), from the
 /// synchronous ``AppDriver/send(_:)`` the kit calls; and tells when every intent handed over
@@ -28,7 +28,7 @@ public final class OrderedSender<Intent: Sendable>: Sendable {
       var count = 0
       var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    let state = Mutex(State())
+    let state = Lock(State())
   }
 
   private let continuation: AsyncStream<Intent>.Continuation

@@ -1,3 +1,4 @@
+import Kernel
 import Synchronization
 
 /// Child observers a driver was given before its runtime started, kept until it starts.
@@ -6,7 +7,7 @@ import Synchronization
 /// child observers only once the root observer is subscribed keeps them here and takes them
 /// back in `start`.
 public final class PendingObservers<Child: Sendable, View: Sendable>: Sendable {
-  private let state = Mutex<(started: Bool, waiting: [(Child, @Sendable (View) -> Void)])>(
+  private let state = Lock<(started: Bool, waiting: [(Child, @Sendable (View) -> Void)])>(
     (false, []))
 
   public init() {}

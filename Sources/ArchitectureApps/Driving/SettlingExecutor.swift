@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Kernel
 
 /// A serial task executor on its own thread that can tell when it has nothing left to run.
 ///
@@ -17,7 +17,7 @@ public final class SettlingExecutor: TaskExecutor, @unchecked Sendable {
   private var finishedJobs = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  private static let pool = Mutex<[SettlingExecutor]>([])
+  private static let pool = Lock<[SettlingExecutor]>([])
 
   private init() {
     // The thread holds the executor strongly: a task may prefer it for as long as the process

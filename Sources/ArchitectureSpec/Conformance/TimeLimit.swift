@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Kernel
 
 /// Runs `body` on a task of its own and returns its result, or `nil` when it has not finished
 /// within `limit` of real time.
@@ -28,7 +28,7 @@ func withTimeLimit<T: Sendable>(
 
 /// Whichever of the body and the alarm comes first resumes the caller.
 private final class Outcome<T: Sendable>: Sendable {
-  private let state = Mutex<(continuation: CheckedContinuation<T?, Never>?, done: Bool)>(
+  private let state = Lock<(continuation: CheckedContinuation<T?, Never>?, done: Bool)>(
     (nil, false))
 
   func set(_ continuation: CheckedContinuation<T?, Never>) {

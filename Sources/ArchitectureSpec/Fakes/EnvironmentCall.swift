@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// One call an app made to its environment, as the fakes record it.
 public indirect enum EnvironmentCall: Hashable, Sendable, CustomStringConvertible {
@@ -51,7 +51,7 @@ func describeList(_ records: [TodoRecord]) -> String {
 
 /// The ordered record of every environment call of one run, shared by all fakes of that run.
 public final class CallRecorder: Sendable {
-  private let calls = Mutex<[EnvironmentCall]>([])
+  private let calls = Lock<[EnvironmentCall]>([])
 
   public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// A clock whose time passes only when a test advances it (R8).
 ///
@@ -60,7 +60,7 @@ public final class VirtualClock: Clock, Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// Calls that stay pending until a scenario answers them; shared by the storage and weather fakes.
 final class PendingCalls<Value: Sendable>: Sendable {
@@ -15,7 +15,7 @@ final class PendingCalls<Value: Sendable>: Sendable {
     var cancelledBeforeRegistration: Set<Int> = []
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let recorder: CallRecorder
   private let honorsCancellation: Bool
 

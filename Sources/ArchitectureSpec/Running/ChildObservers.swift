@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// The observers of children a scenario subscribed (R11): every view each one received, per
 /// step, and any received after stop.
@@ -9,7 +9,7 @@ final class ChildObservers<App: ConformanceApp>: Sendable {
     var afterStop: [String] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// The observer for `child`, to hand to the driver.
   func observer(for child: App.Child) -> @Sendable (App.ChildView) -> Void {

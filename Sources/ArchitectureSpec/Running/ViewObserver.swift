@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// The observer the kit passes to a driver: it keeps the distinct views of the current step,
 /// counts notifications, notices calls after stop, and can send intents re-entrantly (R2).
@@ -18,7 +18,7 @@ final class ViewObserver<App: ConformanceApp>: Sendable {
     var reaction: Reaction?
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Called by the runtime.
   func receive(_ view: App.View) {

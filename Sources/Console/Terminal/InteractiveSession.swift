@@ -1,5 +1,6 @@
 import ArchitectureApps
 import Foundation
+import Kernel
 import Synchronization
 
 extension ConsoleSession {
@@ -79,7 +80,7 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
   private let title: String
   private let notices: Notices
   private let children: ChildViews<App>
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(terminal: RawTerminal, title: String, notices: Notices, children: ChildViews<App>) {
     self.terminal = terminal

@@ -1,6 +1,6 @@
 import ArchitectureApps
 import Foundation
-import Synchronization
+import Kernel
 
 /// The todos' storage in a real file: a JSON array of `{"id", "title", "done"}`.
 ///
@@ -22,9 +22,9 @@ public final class FileTodoStorage: TodoStorage {
   public static let maximumFileSize = 64 * 1024 * 1024
 
   private let report: (@Sendable (FileStorageError?) -> Void)?
-  private let isWritable = Mutex(true)
+  private let isWritable = Lock(true)
   /// The file as this storage last read or wrote it.
-  private let known = Mutex<StorageFile.Fingerprint?>(nil)
+  private let known = Lock<StorageFile.Fingerprint?>(nil)
 
   /// Creates storage in the file at `url`.
   ///

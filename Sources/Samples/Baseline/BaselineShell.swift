@@ -116,7 +116,9 @@ public final class BaselineShell: Sendable {
 
   package init(environment: ShellEnvironment, defects: BaselineDefects) {
     self.defects = defects
-    loop = MessageLoop(Model(defects: defects), defects: defects.intersection(.notifiesEveryChild))
+    loop = MessageLoop(
+      Model(defects: defects), defects: defects.intersection(.notifiesEveryChild),
+      executor: environment.executor)
     counter = CounterEffects(environment: environment.counter, gate: loop.gate, defects: [])
     stopwatch = StopwatchEffects(environment: environment.stopwatch, defects: [])
     weather = WeatherEffects(environment: environment.weather, defects: [])
@@ -128,6 +130,9 @@ public final class BaselineShell: Sendable {
       loop.send(message, isIntent: false) {
         Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
       }
+    }
+    loop.performEffects { [counter, stopwatch, weather] in
+      Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
     }
     counter.connect { deliver(.counter($0)) }
     stopwatch.connect { deliver(.stopwatch($0)) }
@@ -144,7 +149,7 @@ public final class BaselineShell: Sendable {
   public func start(observer: @escaping @Sendable (ShellView) -> Void) {
     guard loop.start(observer: observer) else { return }
     counter.start()
-    loop.drain {
+    loop.drain { [counter, stopwatch, weather] in
       Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
     }
   }
@@ -189,7 +194,7 @@ public final class BaselineShell: Sendable {
 
   // side-by-side: shell effects
   private func deliver(_ message: Model.Message, isIntent: Bool = false) {
-    loop.send(message, isIntent: isIntent) {
+    loop.send(message, isIntent: isIntent) { [counter, stopwatch, weather] in
       Self.perform($0, counter: counter, stopwatch: stopwatch, weather: weather)
     }
   }

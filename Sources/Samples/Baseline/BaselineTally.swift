@@ -16,6 +16,7 @@ public final class BaselineTally: TallySubject {
 
   public init(_ setup: TallySetup) {
     loop = MessageLoop(Model(state: setup.state), defects: [])
+    loop.performEffects { _ in }
     let observers = Array(repeating: setup.notify, count: setup.observers + setup.fanout)
     _ = loop.start { state in
       for observer in observers { observer(state) }

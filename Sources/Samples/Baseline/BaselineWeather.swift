@@ -148,10 +148,12 @@ public final class BaselineWeather: Sendable {
 
   package init(environment: WeatherEnvironment, defects: BaselineDefects) {
     self.defects = defects
-    loop = MessageLoop(Model(defects: defects), defects: defects)
+    loop = MessageLoop(
+      Model(defects: defects), defects: defects, executor: environment.executor)
     effects = WeatherEffects(environment: environment, defects: defects)
     // Results reach the loop, not this object: an effect never keeps the app alive, so
     // releasing it stops it even while a result is being handled (R6).
+    loop.performEffects(with: effects.perform)
     effects.connect { [weak loop, weak effects] message in
       guard let loop, let effects else { return }
       loop.send(message, isIntent: false, perform: effects.perform)

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import Comonadic
-import Synchronization
 import Workloads
 
 /// Connects a component to the conformance kit: built at once (it does nothing until sent an
@@ -127,7 +126,7 @@ public final class ComonadicTally: TallySubject {
 private func distinctViews<View: Equatable & Sendable>(
   _ observer: @escaping @Sendable (View) -> Void
 ) -> @Sendable (View) -> Void {
-  let last = Mutex<View?>(nil)
+  let last = Lock<View?>(nil)
   return { view in
     let isNew = last.withLock { last in
       defer { last = view }

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import IOLoop
-import Synchronization
 
 /// The screen as an IO type: the app outputs views to show, the user's intents come back.
 public enum ScreenIO<View: Sendable, Intent: Sendable>: IOType {
@@ -20,10 +19,10 @@ public struct ScreenHandler<View: Sendable, Intent: Sendable>: IOHandler {
 
 /// Where views go: set once whoever shows them is ready.
 public final class Screen<View: Sendable>: Sendable {
-  // A box, not the closure itself: a closure read out of a `Mutex` through `withLock { $0 }`
+  // A box, not the closure itself: a closure read out of a `Lock` through `withLock { $0 }`
   // came back wrapped in one more reabstraction thunk each time (36,000 ticks made a stack
   // 23,000 thunks deep).
-  private let viewer = Mutex<Viewer<View>?>(nil)
+  private let viewer = Lock<Viewer<View>?>(nil)
 
   public init() {}
 

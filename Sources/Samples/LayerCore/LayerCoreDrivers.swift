@@ -187,7 +187,7 @@ extension Implementation where App == ShellApp {
 
 /// The running flow of a driver, started once.
 final class FlowBox: Sendable {
-  private let stopFlow = Mutex<(@Sendable () -> Void)?>(nil)
+  private let stopFlow = Lock<(@Sendable () -> Void)?>(nil)
 
   func start<C: Core>(_ core: C, executor: (any TaskExecutor)?) {
     let started = core.start(executor: executor)

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import LayerCore
-import Synchronization
 
 /// The counter as a simprokcore app: a core that reduces events into the count, and three
 /// layers — the screen, the storage and the log — that each map the state into what their
@@ -154,7 +153,7 @@ public enum LayerCounter {
   /// Reads the stored count on the first (`nil`) input, and writes each new save request.
   final class StorageMachine: ChildMachine {
     let storage: any CounterStorage
-    private let lastSave = Mutex(0)
+    private let lastSave = Lock(0)
 
     init(storage: any CounterStorage) { self.storage = storage }
 
@@ -189,7 +188,7 @@ public enum LayerCounter {
 }
 
 // side-by-side: counter effects
-extension Mutex where Value == Int {
+extension Lock where Value == Int {
   /// Stores `value`; returns what was stored before.
   func exchange(_ value: Int) -> Int {
     withLock { stored in

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import LayerCore
-import Synchronization
 
 /// One todo row as a feature of its own: its state, its reducer, and its machine — a row of the
 /// screen that shows the row and sends what the user does to it. The list runs one machine per
@@ -87,7 +86,7 @@ public final class RowScreens: Sendable {
     var observers: [Int: [@Sendable (TodoRowView?) -> Void]] = [:]
   }
 
-  private let rows = Mutex(Rows())
+  private let rows = Lock(Rows())
 
   public init() {}
 
@@ -353,7 +352,7 @@ public enum LayerTodos {
   /// Tells the rows' screen which rows left the list, when the ids change.
   final class RowsLeftMachine: ChildMachine {
     let screen: RowScreens
-    private let last = Mutex<[Int]>([])
+    private let last = Lock<[Int]>([])
 
     init(screen: RowScreens) { self.screen = screen }
 
@@ -381,7 +380,7 @@ public enum LayerTodos {
 
   final class StorageMachine: ChildMachine {
     let storage: any TodoStorage
-    private let lastSave = Mutex(0)
+    private let lastSave = Lock(0)
 
     init(storage: any TodoStorage) { self.storage = storage }
 

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import LayerCore
-import Synchronization
 
 /// A request the core puts into its state for a layer to carry out. The id tells a new request
 /// from the same one seen again: every layer receives every state, so a machine acts on an id
@@ -28,11 +27,11 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
     var callback: Handler<Intent>?
   }
 
-  private let shown: Mutex<Shown>
+  private let shown: Lock<Shown>
 
   /// A screen showing `placeholder`; see ``observe(_:)``.
   public init(placeholder: View) {
-    shown = Mutex(Shown(view: placeholder))
+    shown = Lock(Shown(view: placeholder))
   }
 
   /// Tells `observer` about every new view from now on, starting with the one shown now.
@@ -73,7 +72,7 @@ public final class RequestMachine<Value: Sendable & Equatable, Output: Sendable>
 
   private let lifetime: WorkLifetime
   private let work: @Sendable (Request<Value>, Handler<Output>) async -> Void
-  private let latest = Mutex<Int?>(nil)
+  private let latest = Lock<Int?>(nil)
 
   /// - Parameters:
   ///   - lifetime: `.untilCancelled` for work that never ends by itself (a timer).
@@ -104,7 +103,7 @@ public final class RequestMachine<Value: Sendable & Equatable, Output: Sendable>
 /// again is left alone).
 final class LogMachine: ChildMachine {
   let log: any AppLog
-  private let lastLine = Mutex(0)
+  private let lastLine = Lock(0)
 
   init(log: any AppLog) { self.log = log }
 

@@ -1,6 +1,5 @@
 import ArchitectureSpec
 import MUE
-import Synchronization
 
 /// The stopwatch in Model-Update-Effect style: one repeating effect, cancelled by id.
 public enum MUEStopwatch {
@@ -94,9 +93,9 @@ private func ticks<C: Clock<Duration>>(
 
 /// The next deadline of a tick stream.
 private final class Schedule<Instant: InstantProtocol<Duration>>: Sendable {
-  private let deadline: Mutex<Instant>
+  private let deadline: Lock<Instant>
 
-  init(start: Instant) { deadline = Mutex(start) }
+  init(start: Instant) { deadline = Lock(start) }
 
   func next(after interval: Duration) -> Instant {
     deadline.withLock { deadline in

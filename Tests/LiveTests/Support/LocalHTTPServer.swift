@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Kernel
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +37,7 @@ final class LocalHTTPServer: Sendable {
   let port: UInt16
   private let listener: Int32
   private let handler: @Sendable (String) -> Reply
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   private struct State {
     var targets: [String] = []

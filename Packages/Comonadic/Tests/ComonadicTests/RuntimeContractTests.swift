@@ -49,12 +49,14 @@ func component(
     #expect(started.load(ordering: .relaxed) == 0)
   }
 
-  @Test func aChainOfOneHundredThousandSynchronousInputsRunsWithoutNesting() {
+  @Test func aChainOfOneHundredThousandSynchronousInputsRunsWithoutNesting() async {
     let component = component()
     component.onEffect { model in
       if model.count < 100_000 { component.send(.increment) }
     }
     component.send(.increment)
+    // The sender handles a turn; the explorer's own task the rest (R6, progress).
+    await component.idle()
     #expect(component.state.count == 100_000)
     component.stop()  // releases the hook, which keeps the component
   }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Comonadic
+@testable import ComonadicTesting
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
@@ -33,6 +34,20 @@ import Testing
     component.send(.increment)
     #expect(events.all == ["observer began", "observer ended", "stop returned"])
     #expect(component.state.count == 1)
+  }
+
+  @Test func aSendReturnsAfterOneTurnWhileObserversKeepSending() async {
+    // A storm: every change sends another increment, so the queue is never empty. The sender
+    // handles one turn and returns; the explorer's own task handles the rest (R6).
+    let component = component()
+    let storm = SendStorm(until: 20 * messagesPerTurn)
+    component.subscribe { model in storm.observe(model.count) { component.send(.increment) } }
+    await component.idle()
+    await storm.send { component.send(.increment) }
+    #expect(storm.handledBySender <= messagesPerTurn + 1)
+    await storm.reached()
+    #expect(component.state.count == 20 * messagesPerTurn)
+    component.stop()
   }
 
   @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatInput() async {

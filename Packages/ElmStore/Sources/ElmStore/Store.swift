@@ -277,19 +277,29 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  ///
+  /// A caller handles at most `messagesPerTurn` actions; then a task of the store's own goes on
+  /// with the rest, so `dispatch` returns however fast actions arrive (R6, progress).
   @inlinable
   func drain() {
     let recordsStates = monitor != nil
+    var handled = 0
     while true {
       var waiters: [CheckedContinuation<Void, Never>] = []
       var records: [Processed<State, Action>] = []
       let (kind, action, state, observers, changed) = withCore { core in
         core.next(
-          update: update, recordsStates: recordsStates, idleWaiters: &waiters, records: &records)
+          update: update, recordsStates: recordsStates, handOver: handled == messagesPerTurn,
+          idleWaiters: &waiters, records: &records)
       }
-      if case .drained = kind {
+      handled += 1
+      switch kind {
+      case .drained:
         waiters.resumeAll()
         return
+      case .handedOver:
+        return handOverDrain()
+      case .applied, .subscribed: break
       }
       guard gate.enter() else { continue }
       defer { gate.leave() }
@@ -298,6 +308,12 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
       if let monitor { for record in records { monitor(record) } }
       if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
     }
+  }
+
+  /// Goes on with the drain on a task of the store's own, on its executor.
+  @usableFromInline
+  func handOverDrain() {
+    Task(executorPreference: executor) { [weak self] in self?.drain() }
   }
 
   /// Runs `body` on the locked core.

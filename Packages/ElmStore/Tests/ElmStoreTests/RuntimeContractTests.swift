@@ -29,6 +29,8 @@ func countUp(_ state: inout Tally, _ action: Counting) {
     }
     let store = Store(state: Tally(), update: countUp, effect: effect)
     store.dispatch(.chain(1))
+    // The dispatcher handles a turn; the store's own task the rest (R6, progress).
+    await store.idle()
     #expect(store.state.count == 100_000)
   }
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ElmStore
+@testable import ElmStoreTesting
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
@@ -35,6 +36,19 @@ import Testing
     store.dispatch(.increment)
     #expect(events.all == ["observer began", "observer ended", "stop returned"])
     #expect(store.state.count == 1)
+  }
+
+  @Test func aDispatchReturnsAfterOneTurnWhileObserversKeepDispatching() async {
+    // A storm: every change dispatches another increment, so the queue is never empty. The
+    // dispatcher handles one turn and returns; the store's own task handles the rest (R6).
+    let store = Store(state: Tally(), update: countUp)
+    let storm = SendStorm(until: 20 * messagesPerTurn)
+    store.subscribe { state in storm.observe(state.count) { store.dispatch(.increment) } }
+    await storm.send { store.dispatch(.increment) }
+    #expect(storm.handledBySender <= messagesPerTurn + 1)
+    await storm.reached()
+    #expect(store.state.count == 20 * messagesPerTurn)
+    store.stop()
   }
 
   @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatAction() {

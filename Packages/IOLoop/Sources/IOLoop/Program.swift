@@ -277,9 +277,19 @@ where
     await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
+  /// Goes on with the drain on a task of the program's own, on its executor.
+  @usableFromInline
+  func handOverDrain() {
+    Task(executorPreference: executor) { [weak self] in self?.drain() }
+  }
+
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  ///
+  /// A caller handles at most `messagesPerTurn` inputs; then a task of the program's own goes
+  /// on with the rest, so `send` returns however fast inputs arrive (R6, progress).
   @inlinable
   func drain() {
+    var handled = 0
     while true {
       core.lock()
       let locked = core.value
@@ -289,6 +299,12 @@ where
         waiters.resumeAll()
         return
       }
+      if handled == messagesPerTurn {
+        // The drain stays claimed, for the program's task.
+        core.unlock()
+        return handOverDrain()
+      }
+      handled += 1
       let input: App.Input
       switch locked.pointee.queue.take() {
       case .start:

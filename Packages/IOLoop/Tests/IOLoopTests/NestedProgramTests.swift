@@ -254,6 +254,7 @@ struct Pasted: PureApp, Equatable {
       sender = handler.kept.withLock { $0.first }
       guard let sender else { return #expect(Bool(false), "the handler kept no sender") }
       await onThreads(4) { for _ in 0..<250 { sender(1) } }
+      await main.idle()
       #expect(main.state.total == 1_000)
       #expect(sender.droppedCount == 0)
       main.stop()

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import IOLoop
+@testable import IOLoopTesting
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
@@ -34,6 +35,22 @@ import Testing
     main.send(IOInput(.increment, nil))
     #expect(events.all == ["observer began", "observer ended", "stop returned"])
     #expect(main.state.count == 1)
+  }
+
+  @Test func aSendReturnsAfterOneTurnWhileObserversKeepSending() async {
+    // A storm: every change sends another increment, so the queue is never empty. The sender
+    // handles one turn and returns; the program's own task handles the rest (R6).
+    let main = makeMain()
+    main.start()
+    let storm = SendStorm(until: 20 * messagesPerTurn)
+    main.observe { (state: Tally) in
+      storm.observe(state.count) { main.send(IOInput(.increment, nil)) }
+    }
+    await storm.send { main.send(IOInput(.increment, nil)) }
+    #expect(storm.handledBySender <= messagesPerTurn + 1)
+    await storm.reached()
+    #expect(main.state.count == 20 * messagesPerTurn)
+    main.stop()
   }
 
   @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatInput() {

@@ -288,9 +288,19 @@ final class FlowRuntime<C: Core>: Sendable {
   @inlinable
   func deliver(_ state: C.State) { deliverAll(state) }
 
+  /// Goes on with the drain on a task of the flow's own, on its executor.
+  @usableFromInline
+  func handOverDrain() {
+    Task(executorPreference: executor) { [weak self] in self?.drain() }
+  }
+
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  ///
+  /// A caller handles at most `messagesPerTurn` events; then a task of the flow's own goes on
+  /// with the rest, so `send` returns however fast events arrive (R6, progress).
   @inlinable
   func drain() {
+    var handled = 0
     while true {
       lock.lock()
       let locked = lock.value
@@ -304,6 +314,12 @@ final class FlowRuntime<C: Core>: Sendable {
         waiters.resumeAll()
         return
       }
+      if handled == messagesPerTurn {
+        // The drain stays claimed, for the flow's task.
+        lock.unlock()
+        return handOverDrain()
+      }
+      handled += 1
       let message = locked.pointee.queue.take()
       switch message {
       case .start:

@@ -67,6 +67,8 @@ import Testing
       if count < 100_000 { callback(.increment) }
     }
     let flow = TallyCore(view: view, work: WorkMachine()).start()
+    // The starting call handles a turn; the flow's own task the rest (R6, progress).
+    await flow.idle()
     #expect(flow.state?.count == 100_000)
     #expect(view.renders.all.count == 100_002)
     #expect(view.maximumDepth.load(ordering: .relaxed) == 1)
@@ -78,6 +80,7 @@ import Testing
     await onThreads(8) {
       for _ in 0..<100_000 { flow.send(.increment) }
     }
+    await flow.idle()
     #expect(flow.state?.count == 800_000)
     let renders = view.renders.all.compactMap { $0 }
     #expect(renders == Array(0...800_000))
@@ -90,6 +93,7 @@ import Testing
     await onThreads(4) {
       for _ in 0..<1_000 { view.emit(.increment) }
     }
+    await flow.idle()
     #expect(flow.state?.count == 4_000)
   }
 

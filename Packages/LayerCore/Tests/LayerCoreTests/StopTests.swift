@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import LayerCore
+@testable import LayerCoreTesting
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
@@ -34,6 +35,24 @@ import Testing
     flow.send(.increment)
     #expect(events.all == ["layer began", "layer ended", "stop returned"])
     #expect(flow.state?.count == 1)
+  }
+
+  @Test func aSendReturnsAfterOneTurnWhileALayerKeepsSending() async {
+    // A storm: every change sends another increment, so the queue is never empty. The sender
+    // handles one turn and returns; the flow's own task handles the rest (R6).
+    let flowBox = Holder<Flow<StopCore>>(nil)
+    let storm = SendStorm(until: 20 * messagesPerTurn)
+    let flow = StopCore(
+      first: ObserverMachine { state in
+        storm.observe(state.count) { flowBox.value?.send(.increment) }
+      },
+      second: ObserverMachine { _ in }
+    ).start()
+    flowBox.value = flow
+    await storm.send { flow.send(.increment) }
+    #expect(storm.handledBySender <= messagesPerTurn + 1)
+    await storm.reached()
+    flow.stop()
   }
 
   @Test func stopFromInsideALayerReachesNoLaterLayer() {

@@ -293,8 +293,12 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  ///
+  /// A caller handles at most `messagesPerTurn` messages; then a task of the loop's own goes on
+  /// with the rest, so `send` returns however fast events arrive (R6, progress).
   @inlinable
   func drain() {
+    var handled = 0
     while true {
       core.lock()
       let locked = core.value
@@ -304,6 +308,12 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
         waiters.resumeAll()
         return
       }
+      if handled == messagesPerTurn {
+        // The drain stays claimed, for the loop's task.
+        core.unlock()
+        return handOverDrain()
+      }
+      handled += 1
       let message = locked.pointee.queue.take()
       let before = locked.pointee.state
       let input: Processed<State, Event, Effect>.Input
@@ -333,6 +343,12 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
           cancellations: result.cancellations))
       perform(step, entered: entered)
     }
+  }
+
+  /// Goes on with the drain on a task of the loop's own, on its executor.
+  @usableFromInline
+  func handOverDrain() {
+    Task(executorPreference: executor) { [weak self] in self?.drain() }
   }
 
   /// Carries out a step after unlocking: cancel, notify, start; the last two only inside the

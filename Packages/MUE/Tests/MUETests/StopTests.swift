@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import MUE
+@testable import MUETesting
 
 /// R6 in the interleavings that matter, made deterministic with semaphores: no sleeps.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct Stopping {
@@ -34,6 +35,20 @@ import Testing
     loop.send(.increment)
     #expect(events.all == ["observer began", "observer ended", "stop returned"])
     #expect(loop.state.count == 1)
+  }
+
+  @Test func aSendReturnsAfterOneTurnWhileObserversKeepSending() async {
+    // A storm: every change sends another increment, so the queue is never empty. The sender
+    // handles one turn and returns; the loop's own task handles the rest (R6).
+    let loop = makeLoop()
+    loop.start()
+    let storm = SendStorm(until: 20 * messagesPerTurn)
+    loop.observe { state in storm.observe(state.count) { loop.send(.increment) } }
+    await storm.send { loop.send(.increment) }
+    #expect(storm.handledBySender <= messagesPerTurn + 1)
+    await storm.reached()
+    #expect(loop.state.count == 20 * messagesPerTurn)
+    loop.stop()
   }
 
   @Test func stopFromInsideAnObserverCallsNoOtherObserverOfThatEvent() {

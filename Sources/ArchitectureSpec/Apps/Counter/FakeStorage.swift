@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// Counter storage whose `load` follows a script and whose saves can be made to fail.
 public final class FakeStorage: CounterStorage {
@@ -24,7 +24,7 @@ public final class FakeStorage: CounterStorage {
   private let script: LoadScript
   private let recorder: CallRecorder
   private let loads: PendingCalls<Int?>
-  private let failingSaves = Mutex(0)
+  private let failingSaves = Lock(0)
 
   public init(load script: LoadScript, recorder: CallRecorder, honorsCancellation: Bool = true) {
     self.script = script

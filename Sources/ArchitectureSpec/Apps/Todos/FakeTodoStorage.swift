@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// Todo storage whose `loadTodos` follows a script and whose saves stay pending until the
 /// scenario, or the end of its step, ends them (SPEC §1 "Scenario timing").
@@ -31,7 +31,7 @@ public final class FakeTodoStorage: TodoStorage {
   private let recorder: CallRecorder
   private let loads: PendingCalls<[TodoRecord]?>
   private let saves: PendingCalls<Void>
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   public init(
     load script: LoadScript, recorder: CallRecorder, honorsCancellation: Bool = true,
@@ -41,7 +41,7 @@ public final class FakeTodoStorage: TodoStorage {
     self.recorder = recorder
     loads = PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
     saves = PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
-    state = Mutex(State(holdsSaves: holdsSaves))
+    state = Lock(State(holdsSaves: holdsSaves))
   }
 
   public func loadTodos() async throws -> [TodoRecord]? {

@@ -1,6 +1,5 @@
 import Glibc
 import Kernel
-import Synchronization
 
 /// The pure part of a baseline app: a value that handles one message at a time.
 protocol LoopModel: Sendable {
@@ -46,7 +45,7 @@ extension LoopModel {
   static var hasChildren: Bool { true }
 }
 
-/// The whole runtime of the plain-Swift baseline: a model behind a `Mutex`, and a FIFO of
+/// The whole runtime of the plain-Swift baseline: a model behind a `Lock`, and a FIFO of
 /// messages drained by whichever caller finds the loop idle. A message sent while another is
 /// handled (from an observer, another thread, or an effect) is queued behind it, never nested
 /// (R2); the observer is called outside the lock, in order, by the one draining caller.
@@ -61,6 +60,10 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     var isStopped = false
     var ignoresIntents = false
     var observer: (@Sendable (Model.View) -> Void)?
+    /// What carries out effects when the loop's task goes on with a drain: set once by the app
+    /// (``performEffects(with:)``). Callers pass their own, non-escaping, so a send allocates no
+    /// closure context.
+    var performer: (@Sendable (Model.Effect) -> Void)?
     /// Child observers with the view each received last (R11).
     var childObservers: [Model.Child: [ChildObserver]] = [:]
   }
@@ -72,20 +75,27 @@ final class MessageLoop<Model: LoopModel>: Sendable {
 
   private struct Next {
     var observer: (@Sendable (Model.View) -> Void)?
+    /// What carries out effects when the loop's task goes on with a drain: set once by the app
+    /// (``performEffects(with:)``). Callers pass their own, non-escaping, so a send allocates no
+    /// closure context.
+    var performer: (@Sendable (Model.Effect) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
     var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)]? = nil
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let defects: BaselineDefects
   /// Where everything the loop and its effects begin begins: observer calls, environment calls.
   /// `stop()` closes it and waits for what began on other threads (R6).
   let gate = StopGate()
+  /// Where the loop goes on with a long drain after the caller's turn (SPEC R6, progress).
+  private let executor: (any TaskExecutor)?
 
-  init(_ model: Model, defects: BaselineDefects) {
-    state = Mutex(State(model: model, lastView: model.view))
+  init(_ model: Model, defects: BaselineDefects, executor: (any TaskExecutor)? = nil) {
+    state = Lock(State(model: model, lastView: model.view))
     self.defects = defects
+    self.executor = executor
   }
 
   /// The current view.
@@ -188,14 +198,22 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     if mustDrain { drain(perform: perform) }
   }
 
-  /// Handles queued messages until none is left (or the loop stopped).
+  /// Handles queued messages until none is left (or the loop stopped), at most
+  /// `messagesPerTurn` of them on this thread: then a task of the loop's own goes on with the
+  /// rest, so a `send` returns however fast messages arrive (SPEC R6, progress).
   ///
   /// What a message starts — observer calls, then its effect — runs in a section of ``gate``,
   /// each part only while the gate is open: a stop from inside an observer ends the message's
   /// deliveries there, and a stop on another thread waits for the section (R6).
   func drain(perform: (Model.Effect) -> Void) {
-    let gate = self.gate
-    while let next = takeNext() {
+    var handled = 0
+    while true {
+      if handled == messagesPerTurn {
+        if handOverIfQueued() { return }
+        handled = 0
+      }
+      guard let next = takeNext() else { return }
+      handled += 1
       guard gate.enter() else { continue }
       if let view = next.changedView { next.observer?(view) }
       if let calls = next.childCalls {
@@ -206,8 +224,26 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     }
   }
 
+  /// After a turn: when messages wait, a task of the loop's own goes on with them (the drain
+  /// stays claimed for it) and the caller returns.
+  private func handOverIfQueued() -> Bool {
+    let performer = state.withLock { state in
+      !state.isStopped && state.head < state.queue.count ? state.performer : nil
+    }
+    guard let performer else { return false }
+    Task(executorPreference: executor) { [weak self] in self?.drain(perform: performer) }
+    return true
+  }
+
+  /// Sets what carries out effects when the loop's own task goes on with a long drain. Until it
+  /// is set, the caller drains to the end.
+  func performEffects(with perform: @escaping @Sendable (Model.Effect) -> Void) {
+    state.withLock { $0.performer = perform }
+  }
+
+  /// Takes and handles the next message; `nil` when the drain ends.
   private func takeNext() -> Next? {
-    state.withLock { state in
+    state.withLock { state -> Next? in
       guard !state.isStopped, state.head < state.queue.count else {
         state.isDraining = false
         state.queue.removeAll(keepingCapacity: true)

@@ -1,4 +1,4 @@
-import Synchronization
+import Kernel
 
 /// The effect tasks a baseline runtime owns, by slot, cancelled on replace, stop and release.
 final class TaskSlots<Slot: Hashable & Sendable>: Sendable {
@@ -7,7 +7,7 @@ final class TaskSlots<Slot: Hashable & Sendable>: Sendable {
     var isClosed = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Puts `task` in `slot`, cancelling what was there unless `keepingOthers`.
   func replace(_ slot: Slot, with task: Task<Void, Never>, keepingOthers: Bool = false) {

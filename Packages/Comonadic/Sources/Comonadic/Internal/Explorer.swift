@@ -244,9 +244,19 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Whether the runtime was stopped.
   var hasStopped: Bool { core.withLock { $0.phase.isStopped } }
 
+  /// Goes on with the drain on a task of the explorer's own, on its executor.
+  @usableFromInline
+  func handOverDrain() {
+    Task(executorPreference: executor) { [weak self] in self?.drain() }
+  }
+
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
+  ///
+  /// A caller handles at most `messagesPerTurn` messages; then a task of the explorer's own
+  /// goes on with the rest, so `send` returns however fast actions arrive (R6, progress).
   @inlinable
   func drain() {
+    var handled = 0
     while true {
       core.lock()
       let core = self.core.value
@@ -256,6 +266,12 @@ where W.Action: Sendable, W.Focus: Sendable {
         waiters.resumeAll()
         return
       }
+      if handled == messagesPerTurn {
+        // The drain stays claimed, for the explorer's task.
+        self.core.unlock()
+        return handOverDrain()
+      }
+      handled += 1
       let message = core.pointee.queue.take()
       // Entered under the lock: a stop waits for this message's observers and effects (R6).
       let entered = gate.enter()

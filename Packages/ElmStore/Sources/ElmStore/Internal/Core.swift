@@ -20,6 +20,8 @@ enum StepKind: Sendable {
   case subscribed
   /// The queue is empty.
   case drained
+  /// The caller's turn is over with actions still queued: the store's task goes on (R6).
+  case handedOver
 }
 
 /// What `Store.dispatch` must do after ``Core/accept(_:isPlain:update:)``.
@@ -79,11 +81,12 @@ struct Core<State: Sendable, Action: Sendable> {
   }
 
   /// Takes the next message and applies it, or ends the drain when none is left (and hands
-  /// over the `idle()` callers to resume). Returns what happened, the action, the state to
+  /// over the `idle()` callers to resume), or, with `handOver`, leaves what is queued to the
+  /// store's task. Returns what happened, the action, the state to
   /// deliver and the observers to notify.
   @inlinable
   mutating func next(
-    update: (inout State, Action) -> Void, recordsStates: Bool,
+    update: (inout State, Action) -> Void, recordsStates: Bool, handOver: Bool,
     idleWaiters waiters: inout [CheckedContinuation<Void, Never>],
     records: inout [Processed<State, Action>]
   ) -> (StepKind, Action?, State, [Subscriber<State>], changed: Bool) {
@@ -91,6 +94,8 @@ struct Core<State: Sendable, Action: Sendable> {
       waiters = endDrain()
       return (.drained, nil, state, [], false)
     }
+    // The drain stays claimed, for the store's task.
+    if handOver { return (.handedOver, nil, state, [], false) }
     let message = queue.take()
     switch message {
     case .action(let action, let origin):

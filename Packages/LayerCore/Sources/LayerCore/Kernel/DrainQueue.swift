@@ -110,3 +110,9 @@ package struct DrainQueue<Message> {
     head = 0
   }
 }
+
+/// How many messages one caller handles in a row before it hands the rest of the drain to the
+/// runtime's own task (SPEC R6, progress): a `send` returns after a bounded amount of work
+/// however fast messages arrive (a clock that ticks faster than ticks are handled, observers that
+/// send on every change). The runtime's task goes on in turns of the same size.
+@inlinable package var messagesPerTurn: Int { 256 }
