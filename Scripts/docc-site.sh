@@ -23,9 +23,13 @@ for catalog in Packages/*/Sources/*/*.docc; do
       -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
   }
   build
-  if ! ls "$graphs"/*.symbols.json >/dev/null 2>&1; then
+  if ! ls "$graphs/$target.symbols.json" >/dev/null 2>&1; then
     rm -rf "$scratch" && build
   fi
+  # A testing module's build compiles its library too: keep only this module's graphs (its own
+  # and its extensions of other modules, `Target@Other.symbols.json`).
+  find "$graphs" -name '*.symbols.json' ! -name "$target.symbols.json" ! -name "$target@*.symbols.json" \
+    -delete
   docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --analyze \
     --warnings-as-errors --fallback-display-name "$target" --fallback-bundle-identifier "$target" \
     --output-path "$out/$target.doccarchive"

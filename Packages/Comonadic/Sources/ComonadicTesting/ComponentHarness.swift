@@ -1,6 +1,6 @@
 import Comonadic
 
-/// A ``StoreComponent`` for tests: send inputs and assert the views it renders.
+/// A `StoreComponent` for tests: send inputs and assert the views it renders.
 ///
 /// ```swift
 /// @Test func incrementShowsTheNewCount() async {
@@ -15,7 +15,7 @@ import Comonadic
 /// Effects run on the harness's own executor. `send` returns when every effect has finished or
 /// waits on something outside the component (a clock, a service), so nothing sleeps; the views
 /// rendered up to then are what it asserts. Views rendered later, when a fake answers or a
-/// virtual clock advances, are asserted with ``renders(_:sourceLocation:)``.
+/// virtual clock advances, are asserted with `renders(_:)`.
 public final class ComponentHarness<
   Environment: Sendable, S: Sendable, Input: Sendable, View: Equatable & Sendable
 > {

@@ -63,6 +63,10 @@ extension TestDispatcher where S: Equatable {
   ///   - state: The state it is handled in.
   ///   - update: Sets what the input is expected to change, starting from `state`.
   ///   - effects: The tasks, streams and cancellations expected, in order.
+  ///   - fileID: Where the failure is reported: the caller's file (default).
+  ///   - filePath: The caller's file path, for XCTest (default).
+  ///   - line: The caller's line (default).
+  ///   - column: The caller's column (default).
   public func expect(
     _ input: Input, from state: S, _ update: (inout S) -> Void = { _ in },
     effects: [EffectStep] = [], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -91,7 +95,7 @@ extension TestDispatcher where S: Equatable {
 extension TestDispatcher where S: Equatable {
   /// Asserts what `input` does to the child at `path` of `state`, exhaustively: the child
   /// changes as `update` says and nothing else of `state` changes. For a dispatcher built with
-  /// ``Comonadic/Dispatcher/widen(transformEnvironment:transformState:transformInput:)``,
+  /// `Dispatcher.widen(transformEnvironment:transformState:transformInput:)`,
   /// `input` is the parent's input that carries the child's; effects are listed by the child's
   /// own ids.
   public func expect<Child>(
@@ -108,7 +112,7 @@ extension TestDispatcher where S: Equatable {
   /// Asserts what `input` does to the element `id` of the list at `path`, exhaustively: the
   /// element changes as `update` says and nothing else of `state` changes (no other row, no
   /// other part). For a dispatcher built with
-  /// ``Comonadic/Dispatcher/forEach(transformEnvironment:transformState:transformInput:)``.
+  /// `Dispatcher.forEach(transformEnvironment:transformState:transformInput:)`.
   public func expect<ID: Hashable & Sendable, Element>(
     _ input: Input, from state: S, forEach path: WritableKeyPath<S, IdentifiedList<ID, Element>>,
     id: ID, _ update: (inout Element) -> Void, effects: [EffectStep] = [],

@@ -9,6 +9,10 @@ extension TestStore {
   ///   - action: The parent's action that carries the child's.
   ///   - path: Where the child lives in the state (a row: `\.rows[id: 1]`).
   ///   - updateExpectingResult: Sets the child's fields the action is expected to change.
+  ///   - fileID: Where the failure is reported: the caller's file (default).
+  ///   - filePath: The caller's file path, for XCTest (default).
+  ///   - line: The caller's line (default).
+  ///   - column: The caller's column (default).
   public func send<Child>(
     _ action: Action, child path: WritableKeyPath<State, Child>,
     assert updateExpectingResult: @escaping (inout Child) -> Void,

@@ -17,7 +17,7 @@ import ElmStore
 /// it (a clock, a service), so nothing sleeps and nothing races.
 ///
 /// By default the test store is exhaustive: `send` and `receive` must describe the whole state
-/// change, every action an effect dispatches must be received, and ``finish()`` fails if effects
+/// change, every action an effect dispatches must be received, and `finish()` fails if effects
 /// are still running. With ``exhaustivity`` `.off`, only the fields a closure sets are checked,
 /// unasserted received actions are skipped, and effects may outlive the test.
 public final class TestStore<State: Equatable & Sendable, Action: Equatable & Sendable> {
@@ -67,6 +67,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ///   - action: The action, as the user or the app would dispatch it.
   ///   - updateExpectingResult: Sets the fields the action is expected to change, starting from
   ///     the state before it (exhaustive) or from the state after it (non-exhaustive).
+  ///   - fileID: Where the failure is reported: the caller's file (default).
+  ///   - filePath: The caller's file path, for XCTest (default).
+  ///   - line: The caller's line (default).
+  ///   - column: The caller's column (default).
   public func send(
     _ action: Action,
     assert updateExpectingResult: ((inout State) -> Void)? = nil,

@@ -1,6 +1,6 @@
 import IOLoop
 
-/// A pure stepper for a ``PureApp``: feeds it inputs one at a time and asserts the exact state
+/// A pure stepper for a `PureApp`: feeds it inputs one at a time and asserts the exact state
 /// and outputs of each step. No handler runs; nothing is asynchronous.
 ///
 /// ```swift

@@ -17,7 +17,7 @@ import LayerCore
 ///
 /// ``start()``, ``send(_:)`` and ``settle()`` return once the flow has handled everything queued
 /// and every machine's work has finished or waits on something outside the flow (a clock, a
-/// fake service), so nothing sleeps. Layers are named by their index in ``Core/layers``.
+/// fake service), so nothing sleeps. Layers are named by their index in `Core.layers`.
 public final class CoreHarness<C: Core>: Sendable {
   /// What happened for one event: the reducer's answer and what the layers did with it.
   public struct Step: Sendable {

@@ -1,6 +1,6 @@
 import MUE
 
-/// A pure given/when/then spec for an ``Update``, in the spirit of Mobius's `UpdateSpec`: given a
+/// A pure given/when/then spec for an `Update`, in the spirit of Mobius's `UpdateSpec`: given a
 /// state, when events (or effect results) arrive, then the state is this and exactly these
 /// effects were dispatched. Nothing runs but the update.
 ///
