@@ -41,7 +41,7 @@ import Testing
     // A storm: every change sends another increment, so the queue is never empty. The sender
     // handles one turn and returns; the flow's own task handles the rest (R6).
     let flowBox = Holder<Flow<StopCore>>(nil)
-    let storm = SendStorm(until: 20 * messagesPerTurn)
+    let storm = SendStorm(until: 4 * messagesPerTurn)
     let flow = StopCore(
       first: ObserverMachine { state in
         storm.observe(state.count) { flowBox.value?.send(.increment) }

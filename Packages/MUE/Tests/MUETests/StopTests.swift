@@ -42,12 +42,12 @@ import Testing
     // handles one turn and returns; the loop's own task handles the rest (R6).
     let loop = makeLoop()
     loop.start()
-    let storm = SendStorm(until: 20 * messagesPerTurn)
+    let storm = SendStorm(until: 4 * messagesPerTurn)
     loop.observe { state in storm.observe(state.count) { loop.send(.increment) } }
     await storm.send { loop.send(.increment) }
     #expect(storm.handledBySender <= messagesPerTurn + 1)
     await storm.reached()
-    #expect(loop.state.count == 20 * messagesPerTurn)
+    #expect(loop.state.count == 4 * messagesPerTurn)
     loop.stop()
   }
 

@@ -13,7 +13,7 @@ import Foundation
 /// ``reached()`` waits for the end of the storm without blocking a thread.
 ///
 /// ```swift
-/// let storm = SendStorm(until: 20 * messagesPerTurn)
+/// let storm = SendStorm(until: 4 * messagesPerTurn)
 /// store.subscribe { state in storm.observe(state.count) { store.dispatch(.increment) } }
 /// await storm.send { store.dispatch(.increment) }
 /// #expect(storm.handledBySender <= messagesPerTurn + 1)
