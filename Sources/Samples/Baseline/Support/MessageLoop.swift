@@ -75,10 +75,6 @@ final class MessageLoop<Model: LoopModel>: Sendable {
 
   private struct Next {
     var observer: (@Sendable (Model.View) -> Void)?
-    /// What carries out effects when the loop's task goes on with a drain: set once by the app
-    /// (``performEffects(with:)``). Callers pass their own, non-escaping, so a send allocates no
-    /// closure context.
-    var performer: (@Sendable (Model.Effect) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
     var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)]? = nil
