@@ -55,7 +55,7 @@ let package = Package(
     // A thin Swift Testing adapter for the kit; kept apart so `arch` never links Testing.
     .target(name: "ArchitectureSpecTesting", dependencies: ["ArchitectureSpec"]),
     // The benchmark workloads, defined once for every contestant.
-    .target(name: "Workloads", dependencies: ["ArchitectureSpec", "CHeapUsage"]),
+    .target(name: "Workloads", dependencies: ["ArchitectureSpec", "CHeapUsage", "Kernel"]),
     // Heap usage from the C library, for the lifecycle workload's leak check.
     .target(name: "CHeapUsage"),
     // The plain-Swift reference apps: the traces every architecture must match.

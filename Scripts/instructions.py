@@ -31,13 +31,23 @@ OPERATIONS = {
     "state.size.10": 100_000, "state.size.1000": 100_000, "state.size.100000": 100_000,
     "fanout.1": 100_000, "fanout.10": 20_000, "fanout.100": 2_000,
     "ticks": 2_000, "typing": 500, "roundtrip": 500, "lifecycle": 200,
-    "todos.toggle.10000": 500, "ticks.laps.10": 2_000, "ticks.laps.1000": 2_000,
-    "ticks.laps.10000": 2_000,
+    "ticks.laps.10": 2_000, "ticks.laps.1000": 2_000, "ticks.laps.10000": 2_000,
+    "shell.background-ticks": 2_000, "shell.reset-all": 200,
 }
+# The list workloads (Sources/Workloads/ListWorkloads.swift) at every size: operations that
+# visit every row run fewer times on larger lists; delete and clear need rows nobody observes.
+for rows in (100, 1_000, 10_000, 100_000):
+    for operation in ("add", "toggle"):
+        OPERATIONS[f"todos.{operation}.{rows}"] = 200
+    for operation in ("delete", "clear-completed"):
+        OPERATIONS[f"todos.{operation}.{rows}"] = min(200, (rows - 20) // 2)
+    for operation in ("rename", "toggle-all", "filter"):
+        OPERATIONS[f"todos.{operation}.{rows}"] = max(2, min(200, 200_000 // rows))
+    OPERATIONS[f"todos.load.{rows}"] = max(2, min(20, 2_000 // rows))
 ASYNCHRONOUS = {
-    "ticks", "typing", "roundtrip", "lifecycle", "todos.toggle.10000", "ticks.laps.10",
-    "ticks.laps.1000", "ticks.laps.10000",
-}
+    "ticks", "typing", "roundtrip", "lifecycle", "ticks.laps.10", "ticks.laps.1000",
+    "ticks.laps.10000",
+} | {name for name in OPERATIONS if name.startswith(("todos.", "shell."))}
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 
 

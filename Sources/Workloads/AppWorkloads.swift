@@ -185,50 +185,6 @@ enum AppWorkloads {
     }
   }
 
-  /// One row of 10,000 toggled, with the root and 20 rows observed (what a screen shows); the
-  /// save of the first toggle is held, so later ones coalesce and only observation and the
-  /// update are measured. Only the toggled row's observer may be called.
-  static let toggleOneOfTenThousand = Workload(
-    name: "todos.toggle.10000", app: TodosApp.name, operation: "toggle", operations: 2_000
-  ) { contestant, count in
-    guard let implementation = contestant.todos else { return nil }
-    let executor = SettlingExecutor.acquire()
-    let records = (1...10_000).map { TodoRecord(id: $0, title: "Task \($0)", done: false) }
-    let observed = Array(stride(from: 1, through: 10_000, by: 500))
-    let rows = NotificationCount()
-    let (session, rootBefore, rowsBefore) = await onExecutor(executor) {
-      let session = await Session(
-        implementation, executor: executor, setup: TodosSetup(load: .value(records)))
-      for id in observed { await session.driver.observe(id) { _ in rows.add() } }
-      await session.settle()
-      return (session, session.views, rows.value)
-    }
-    return Trial {
-      await onExecutor(executor) {
-        for _ in 0..<count {
-          session.driver.send(.row(id: 501, .toggle))
-          await session.settle()
-        }
-      }
-    } finish: { () throws(WorkloadFailure) -> Outcome in
-      let (view, root) = await onExecutor(executor) {
-        let result = (await session.driver.view, session.views - rootBefore)
-        await session.end()
-        return result
-      }
-      executor.release()
-      let rowCalls = rows.value - rowsBefore
-      let left = count % 2 == 0 ? 10_000 : 9_999
-      guard view.itemsLeftText == TodosApp.itemsLeftText(left), root == count, rowCalls == count
-      else {
-        throw WorkloadFailure(
-          "todos.toggle.10000: \(count) toggles showed \(view.itemsLeftText), notified the root "
-            + "\(root) and the observed rows \(rowCalls) time(s); expected \(count) each")
-      }
-      return Outcome(operations: count, notifications: root + rowCalls)
-    }
-  }
-
   /// One lifecycle: a stopwatch started and running, stopped, and released with its fakes.
   private static func cycle(
     _ implementation: Implementation<StopwatchApp>, _ executor: SettlingExecutor
@@ -241,7 +197,7 @@ enum AppWorkloads {
 }
 
 /// Runs `body` on `executor`.
-private func onExecutor<T: Sendable>(
+func onExecutor<T: Sendable>(
   _ executor: SettlingExecutor, _ body: @Sendable () async -> T
 ) async -> T {
   await withTaskExecutorPreference(executor) { await body() }
@@ -249,7 +205,7 @@ private func onExecutor<T: Sendable>(
 
 /// One started runtime of `App` on fresh fakes, observed. Use it only from a task running on
 /// its executor.
-private final class Session<App: ConformanceApp>: Sendable {
+final class Session<App: ConformanceApp>: Sendable {
   let fakes: FakeEnvironment<App>
   let driver: any AppDriver<App>
   private let notifications = NotificationCount()
@@ -300,8 +256,9 @@ private final class Session<App: ConformanceApp>: Sendable {
 }
 
 /// A count of observer calls that an observer closure can hold without holding its session.
-private final class NotificationCount: Sendable {
+final class NotificationCount: Sendable {
   private let count = Atomic(0)
   func add() { count.wrappingAdd(1, ordering: .relaxed) }
+  func reset() { count.store(0, ordering: .relaxed) }
   var value: Int { count.load(ordering: .relaxed) }
 }

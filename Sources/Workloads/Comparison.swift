@@ -55,6 +55,8 @@ public struct Comparison: Sendable, Codable {
     public var nanoseconds: Summary?
     /// Observer notifications per operation.
     public var notificationsPerOperation: Double?
+    /// Notifications per observer kind over the checked run, for the list workloads.
+    public var notificationsByKind: NotificationsByKind?
     /// Why it was not timed, when the conformance gate excluded it.
     public var notTimed: String?
     /// What the workload's check found wrong, when it computed a wrong result; not timed then

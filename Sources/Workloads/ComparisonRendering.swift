@@ -125,10 +125,6 @@ func number(_ value: Double) -> String {
   return String(format: "%.2f", value)
 }
 
-private func times(_ value: Double) -> String {
-  value >= 10 ? "\(Int(value.rounded()))×" : String(format: "%.2f×", value)
-}
-
 private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
 private func escape(_ text: String) -> String {

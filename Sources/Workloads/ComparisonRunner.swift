@@ -30,6 +30,7 @@ extension Comparison {
           do {
             let outcome = try await trial()
             result.notificationsPerOperation = outcome.notificationsPerOperation
+            result.notificationsByKind = outcome.byKind
           } catch {
             result.failure = error.description
           }

@@ -15,16 +15,20 @@ public struct Contestant: Sendable {
   public var weather: Implementation<WeatherApp>?
   /// Its todos list, for the list workloads.
   public var todos: Implementation<TodosApp>?
+  /// Its shell, for the shell workloads.
+  public var shell: Implementation<ShellApp>?
 
   public init(
     name: String, tally: (any TallySubject.Type)?, stopwatch: Implementation<StopwatchApp>? = nil,
-    weather: Implementation<WeatherApp>? = nil, todos: Implementation<TodosApp>? = nil
+    weather: Implementation<WeatherApp>? = nil, todos: Implementation<TodosApp>? = nil,
+    shell: Implementation<ShellApp>? = nil
   ) {
     self.name = name
     self.tally = tally
     self.stopwatch = stopwatch
     self.weather = weather
     self.todos = todos
+    self.shell = shell
   }
 
   /// The physical floor: the reducer called in a plain loop.

@@ -32,21 +32,32 @@ public struct Workload: Sendable {
     case StopwatchApp.name: contestant.stopwatch != nil
     case WeatherApp.name: contestant.weather != nil
     case TodosApp.name: contestant.todos != nil
+    case ShellApp.name: contestant.shell != nil
     default: contestant.tally != nil
     }
   }
 
   /// The workload called `name`, if there is one.
-  public static func named(_ name: String) -> Workload? { all.first { $0.name == name } }
+  public static func named(_ name: String) -> Workload? {
+    all.first { $0.name == name } ?? scaling.first { $0.name == name }
+  }
 
-  /// Every workload, in report order.
+  /// The standard workloads, in report order: what `arch compare` runs and package-benchmark
+  /// registers. The list workloads run here at 100 and 10,000 rows; ``scaling`` has every size.
   public static let all: [Workload] =
     TallyWorkloads.all + [
       AppWorkloads.ticks, AppWorkloads.ticksWithLaps(10), AppWorkloads.ticksWithLaps(1_000),
       AppWorkloads.ticksWithLaps(10_000),
       AppWorkloads.typing, AppWorkloads.roundtrip, AppWorkloads.lifecycle,
-      AppWorkloads.toggleOneOfTenThousand,
     ]
+    + ListWorkloads.Operation.allCases.flatMap { operation in
+      [100, 10_000].map { ListWorkloads.workload(operation, rows: $0) }
+    }
+    + ShellWorkloads.all
+
+  /// The list workloads at every size (``ListWorkloads/sizes``), by operation then size: what
+  /// `arch compare --scaling` fits growth curves to.
+  public static let scaling: [Workload] = ListWorkloads.all
 }
 
 /// One prepared run: the part to measure, then the check of its result.
@@ -81,9 +92,14 @@ public struct Outcome: Sendable, Hashable, Codable {
   /// the workload counts them.
   public var notifications: Int?
 
-  public init(operations: Int, notifications: Int? = nil) {
+  /// Notifications per observer kind (root, changed rows, unchanged rows), for the list
+  /// workloads.
+  public var byKind: NotificationsByKind?
+
+  public init(operations: Int, notifications: Int? = nil, byKind: NotificationsByKind? = nil) {
     self.operations = operations
     self.notifications = notifications
+    self.byKind = byKind
   }
 
   /// Notifications per operation, or `nil` for a run of none.

@@ -18,6 +18,8 @@ enum Arch {
                       architecture, the baseline and the bare reducer, interleaved; print the
                       median ns per operation, its 95% interval and the ratios.
       measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
+      memory          Load a todos list in this process; print the heap it retains and the
+                      resident peak during the load, as JSON (compare --scaling runs it).
       stress          Stop each runtime, or drop its last reference, while two threads send;
                       print how many tries saw anything begin afterwards (SPEC R6). Exits 1 on
                       any late event.
@@ -36,15 +38,24 @@ enum Arch {
 
     OPTIONS (compare):
       --quick             a twentieth of the operations per sample, 20 random programs per gate
+      --scaling           every list operation at 100, 1,000, 10,000 and 100,000 rows: the
+                          cost curves, their growth exponents, notifications per observer kind
+                          and the memory of a loaded 100,000-row list (default samples: 5)
       --samples N         samples per workload and contestant (default: 15)
       --workload W,…      only these workloads (default: all)
       --architecture X    only X, plus baseline and bare for the ratios
       --format F          text, markdown or json (default: text)
       --output DIR        also write comparison.md, comparison.json and one SVG chart per workload
+                          (with --scaling: scaling.json, one log-log chart per operation and
+                          scaling-overview.svg)
 
     OPTIONS (measure):
       --architecture X    the contestant, or bare (required)
       --operations N      how many operations (required)
+
+    OPTIONS (memory):
+      --architecture X    the architecture, or baseline (required)
+      --rows N            rows in the stored list (default: 100000)
 
     OPTIONS (run):
       --architecture X    the architecture to run (required)
@@ -132,6 +143,7 @@ enum Arch {
       case "trace": return try await TraceCommand(&arguments).run()
       case "compare": return try await CompareCommand(&arguments).run()
       case "measure": return try await MeasureCommand(&arguments).run()
+      case "memory": return try await MemoryCommand(&arguments).run()
       case "run": return try await RunCommand(&arguments).run()
       case "stress": return try await StressCommand(&arguments).run()
       case "list":

@@ -10,12 +10,14 @@ struct CompareCommand {
   var contestants: [Contestant]
   var samples: Int
   var isQuick: Bool
+  var isScaling: Bool
   var format: String
   var output: String?
 
   init(_ arguments: inout Arguments) throws {
     isQuick = arguments.flag("--quick")
-    samples = try arguments.number("--samples") ?? 15
+    isScaling = arguments.flag("--scaling")
+    samples = try arguments.number("--samples") ?? (isScaling ? 5 : 15)
     guard samples >= 1 else { throw UsageError("--samples must be at least 1") }
     let names = Workload.all.map(\.name)
     let chosen = try arguments.option("--workload").map { value in
@@ -27,7 +29,10 @@ struct CompareCommand {
         return workload
       }
     }
-    workloads = chosen ?? Workload.all
+    if isScaling, chosen != nil {
+      throw UsageError("--scaling runs every list workload at every size; leave out --workload")
+    }
+    workloads = chosen ?? (isScaling ? Workload.scaling : Workload.all)
     let contestantNames = Catalog.contestants.map(\.name)
     if let only = try arguments.option("--architecture", oneOf: contestantNames) {
       // The references stay in, so ratios can be computed.
@@ -54,6 +59,7 @@ struct CompareCommand {
         samples: samples, isQuick: isQuick, machine: Machine.description,
         date: Machine.today),
       progress: { line in FileHandle.standardError.write(Data("  \(line)\n".utf8)) })
+    if isScaling { return try await report(Scaling(comparison, memory: await memory())) }
     let rendered =
       switch format {
       case "json": try comparison.json()
@@ -69,6 +75,57 @@ struct CompareCommand {
       FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
     }
     return wrong.isEmpty ? 0 : 1
+  }
+
+  /// Prints the curves, writes them with their charts, and fails when a list workload computed
+  /// a wrong result.
+  private func report(_ scaling: Scaling) async throws -> Int32 {
+    print(format == "json" ? try scaling.json() : scaling.text())
+    if let output {
+      let url = URL(fileURLWithPath: output, isDirectory: true)
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      try scaling.json().write(
+        to: url.appendingPathComponent("scaling.json"), atomically: true, encoding: .utf8)
+      for curves in scaling.operations {
+        try scaling.svg(curves).write(
+          to: url.appendingPathComponent("\(curves.name).svg"), atomically: true, encoding: .utf8)
+      }
+      try scaling.overviewSVG().write(
+        to: url.appendingPathComponent("scaling-overview.svg"), atomically: true, encoding: .utf8)
+      FileHandle.standardError.write(Data("wrote \(output)/scaling.json and charts\n".utf8))
+    }
+    let failures = scaling.operations.flatMap { $0.curves.compactMap(\.failure) }
+    for failure in failures { FileHandle.standardError.write(Data("error: \(failure)\n".utf8)) }
+    return failures.isEmpty ? 0 : 1
+  }
+
+  /// Each contestant's memory for the largest list, measured by `arch memory` in a process of
+  /// its own, so one contestant's peak is not another's leftovers.
+  private func memory() async -> [MemoryUse] {
+    guard let rows = ListWorkloads.sizes.last else { return [] }
+    var uses: [MemoryUse] = []
+    for contestant in contestants where contestant.todos != nil {
+      let process = Process()
+      process.executableURL =
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+      process.arguments = ["memory", "--architecture", contestant.name, "--rows", "\(rows)"]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      do {
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 0,
+          let use = try? JSONDecoder().decode(MemoryUse.self, from: data)
+        {
+          uses.append(use)
+          continue
+        }
+      } catch {}
+      FileHandle.standardError.write(
+        Data("memory: \(contestant.name) could not be measured\n".utf8))
+    }
+    return uses
   }
 
   /// Runs the conformance suite for every architecture and app that a chosen workload needs;
@@ -188,6 +245,36 @@ struct MeasureCommand {
     let outcome = try await trial.finish()
     let notifications = outcome.notifications.map { " notifications=\($0)" } ?? ""
     print("\(workload.name) \(contestant.name) operations=\(outcome.operations)\(notifications)")
+    return 0
+  }
+}
+
+/// `arch memory`: one contestant's todos app loads a list in this process; prints the heap it
+/// retains and the resident peak during the load as JSON (`arch compare --scaling` runs it).
+struct MemoryCommand {
+  var contestant: Contestant
+  var rows: Int
+
+  init(_ arguments: inout Arguments) throws {
+    let names = Catalog.contestants.filter { $0.todos != nil }.map(\.name)
+    guard let chosen = try arguments.option("--architecture", oneOf: names),
+      let contestant = Catalog.contestants.first(where: { $0.name == chosen })
+    else { throw UsageError("--architecture is required") }
+    self.contestant = contestant
+    rows = try arguments.number("--rows", as: Int.self) ?? ListWorkloads.sizes.last ?? 100_000
+    guard rows >= 1 else { throw UsageError("--rows must be at least 1") }
+    try arguments.finish()
+  }
+
+  func run() async throws -> Int32 {
+    guard let use = await ListWorkloads.memory(of: contestant, rows: rows) else {
+      FileHandle.standardError.write(
+        Data("\(contestant.name) did not load \(rows) rows\n".utf8))
+      return 1
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    print(String(decoding: try encoder.encode(use), as: UTF8.self))
     return 0
   }
 }

@@ -7,14 +7,43 @@ import Workloads
 /// Every workload's check passes for every contestant, on a small run.
 ///
 /// `lifecycle` is left to `arch compare` in CI: its check reads the process's heap, which tests
-/// running in parallel change.
+/// running in parallel change. A list workload that visits every row runs as few operations
+/// here as its full run does (2 loads of 10,000 rows).
 @Test(arguments: Workload.all.filter { $0.name != "lifecycle" })
 func workloadChecksPassForEveryContestant(_ workload: Workload) async throws {
+  let operations = min(50, workload.operations)
   for contestant in Catalog.contestants where workload.isApplicable(to: contestant) {
-    let trial = try #require(await workload.prepare(contestant, 50))
+    let trial = try #require(await workload.prepare(contestant, operations))
     let outcome = try await trial()
-    #expect(outcome.operations == 50, "\(workload.name) · \(contestant.name)")
+    #expect(outcome.operations == operations, "\(workload.name) · \(contestant.name)")
   }
+}
+
+/// The list workloads count each observer kind, and a row the operations did not change was
+/// never notified (SPEC R11).
+@Test func listWorkloadsCountNotificationsPerObserverKind() async throws {
+  let toggle = ListWorkloads.workload(.toggle, rows: 100)
+  for contestant in Catalog.contestants where toggle.isApplicable(to: contestant) {
+    let trial = try #require(await toggle.prepare(contestant, 3))
+    let outcome = try await trial()
+    #expect(
+      outcome.byKind
+        == NotificationsByKind(
+          root: 3, changedRows: 3, unchangedRows: 0, changedRowsObserved: 1,
+          unchangedRowsObserved: 19), "\(contestant.name)")
+  }
+  let trial = try #require(
+    await ListWorkloads.workload(.toggleAll, rows: 100).prepare(.baseline, 2))
+  let toggleAll = try await trial()
+  #expect(toggleAll.byKind?.changedRows == 40 && toggleAll.byKind?.changedRowsObserved == 20)
+}
+
+@Test func aGrowthExponentIsTheSlopeOnLogLogAxes() throws {
+  let flat = try #require(Scaling.exponent([(100, 5), (1_000, 5), (10_000, 5)]))
+  let linear = try #require(Scaling.exponent([(100, 1), (1_000, 10), (10_000, 100)]))
+  let quadratic = try #require(Scaling.exponent([(10, 1), (100, 100)]))
+  #expect(abs(flat) < 1e-9 && abs(linear - 1) < 1e-9 && abs(quadratic - 2) < 1e-9)
+  #expect(Scaling.exponent([(100, 5)]) == nil)
 }
 
 @Test func observersAreNotifiedOncePerChangeAndNeverForNoChange() async throws {

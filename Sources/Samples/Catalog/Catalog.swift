@@ -52,7 +52,8 @@ public struct Architecture: Sendable {
   public var contestant: Contestant {
     Contestant(
       name: name, tally: tally, stopwatch: implementation(of: StopwatchApp.self),
-      weather: implementation(of: WeatherApp.self), todos: implementation(of: TodosApp.self))
+      weather: implementation(of: WeatherApp.self), todos: implementation(of: TodosApp.self),
+      shell: implementation(of: ShellApp.self))
   }
 }
 

@@ -195,7 +195,7 @@ public enum LayerTodos {
         .forEach(
           \.rows, machine: { id in ~LayerTodoRow.Machine(id: id, screen: rows) },
           event: { id, intent in .click(.row(id: id, intent)) }),
-        .consumer(~RowsLeftMachine(screen: rows), mapper: \.rows.ids),
+        .consumer(~RowsLeftMachine(screen: rows), mapper: \.rows),
         .consumer(~LogMachine(log: environment.log), mapper: \.log),
         ~StorageLayer(storage: environment.storage),
       ]
@@ -352,17 +352,18 @@ public enum LayerTodos {
   /// Tells the rows' screen which rows left the list, when the ids change.
   final class RowsLeftMachine: ChildMachine {
     let screen: RowScreens
-    private let last = Lock<[Int]>([])
+    private let last = Lock(IdentifiedList<Int, LayerTodoRow.State>())
 
     init(screen: RowScreens) { self.screen = screen }
 
-    func process(input: [Int]?, callback: Handler<Never>) {
-      guard let ids = input else { return }
-      let left = last.withLock { last -> [Int] in
-        defer { last = ids }
-        guard last != ids else { return [] }
-        let remaining = Set(ids)
-        return last.filter { !remaining.contains($0) }
+    /// Tells the screens of the rows that left; O(changes) for a list that is a changed copy
+    /// of the last one.
+    func process(input: IdentifiedList<Int, LayerTodoRow.State>?, callback: Handler<Never>) {
+      guard let rows = input else { return }
+      var left: [Int] = []
+      last.withLock { last in
+        rows.forEachChange(from: last) { id, row in if row == nil { left.append(id) } }
+        last = rows
       }
       for id in left { screen.remove(id) }
     }

@@ -1,6 +1,8 @@
 // Vendored from Kernel/Runtime/IdentifiedList.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
 // then run the script (CI fails while a copy differs).
 
+import Synchronization
+
 /// An ordered list of identified elements with O(1) access by id: the state of a list of
 /// child features (each todo row), which a parent lifts its child's update over and observes
 /// one element of.
@@ -26,10 +28,15 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @usableFromInline var slots: [ID: Int] = [:]
   /// The elements by slot; `nil` where a removed element was.
   @usableFromInline var elements = SlotTree<Element>()
-  /// The slots removed elements left empty, for appends to reuse.
-  @usableFromInline var freeSlots: [Int] = []
+  /// The slots removed elements left empty. Appends never reuse them (a slot holds one id for
+  /// the life of a layout); once they outnumber the elements, the list is laid out again.
+  @usableFromInline var freeSlots = 0
   /// The id in each slot; `nil` where a removed element was.
   @usableFromInline var idsBySlot: [ID?] = []
+  /// Which layout the slots follow: every list built from scratch or laid out again gets a new
+  /// one, and copies keep it. Two lists with the same layout give each slot to the same id (or
+  /// to none), so comparing their trees finds every added, removed and changed element.
+  @usableFromInline var layout = newLayout()
 
   public init() {}
 
@@ -93,9 +100,9 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @discardableResult
   public mutating func append(_ element: Element, id: ID) -> Bool {
     guard slots[id] == nil else { return false }
-    let slot = freeSlots.popLast() ?? elements.slotCount
+    let slot = elements.slotCount
     elements.modify(slot) { $0 = element }
-    if slot == idsBySlot.count { idsBySlot.append(id) } else { idsBySlot[slot] = id }
+    idsBySlot.append(id)
     slots[id] = slot
     order.append(id)
     return true
@@ -110,9 +117,9 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     guard let slot = slots.removeValue(forKey: id) else { return nil }
     let removed = elements.modify(slot) { $0.take() }
     idsBySlot[slot] = nil
-    freeSlots.append(slot)
+    freeSlots += 1
     if let index = order.firstIndex(of: id) { order.remove(at: index) }
-    if freeSlots.count > 32, freeSlots.count > order.count { compact() }
+    if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
   }
 
@@ -164,19 +171,35 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 }
 
+/// The last layout handed out (``IdentifiedList/layout``).
+private let layouts = Atomic<UInt64>(0)
+
+/// A layout no list has had.
+@usableFromInline
+func newLayout() -> UInt64 { layouts.add(1, ordering: .relaxed).newValue }
+
 extension IdentifiedList where Element: Equatable {
   /// Calls `body` with the id and new element (`nil`: removed) of each element that differs
   /// between `old` and this list; an element moved within the list does not count.
   ///
   /// What a list of child machines or row views needs after a change: which rows to tell.
   ///
-  /// - Complexity: O(log n) per changed element when this list is a changed copy of `old` with
-  ///   the same ids in the same order (it skips the nodes both share); O(n) otherwise.
+  /// - Complexity: O(log n) per added, removed or changed element when this list is a changed
+  ///   copy of `old` (it skips the nodes both share), unless the change laid the list out again
+  ///   (many removals, `removeAll(where:)`) or added a level to its tree; O(n) otherwise.
   @inlinable
   public func forEachChange(from old: IdentifiedList, _ body: (ID, Element?) -> Void) {
-    if order == old.order, elements.slotCount == old.elements.slotCount, slots == old.slots {
+    if layout == old.layout {
+      // Same layout: a slot that differs lost its id, gained one, or holds a changed element.
       elements.forEachDifference(from: old.elements) { slot in
-        if let id = idsBySlot[slot] { body(id, self[id: id]) }
+        let new = slot < idsBySlot.count ? idsBySlot[slot] : nil
+        let gone = slot < old.idsBySlot.count ? old.idsBySlot[slot] : nil
+        if let new {
+          let element = self[id: new]
+          // An element removed and appended again moved: a change only if it differs.
+          if element != old[id: new] { body(new, element) }
+        }
+        if let gone, gone != new, !contains(id: gone) { body(gone, nil) }
       }
       return
     }
