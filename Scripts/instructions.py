@@ -190,6 +190,8 @@ def main():
             limit = target.get("instructions", {}).get(result["contestant"],
                                                        target.get("instructions", {}).get("*"))
             allocations = target.get("allocations")
+            if isinstance(allocations, dict):
+                allocations = allocations.get(result["contestant"], allocations.get("*"))
             verdict = []
             if limit is not None and result["instructions"] > limit:
                 verdict.append(f"{result['instructions']:.1f} instructions > target {limit}")

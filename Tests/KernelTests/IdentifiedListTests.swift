@@ -148,8 +148,9 @@ import Testing
   }
 
   @Test func randomEditsReportExactlyWhatABruteForceDiffFinds() {
-    // Appends, removals (enough to lay the list out again), moves and changes on a copy; the
-    // report must equal comparing every id, whichever path forEachChange takes.
+    // Appends, removals (enough to lay the list out again), moves, changes and removals by
+    // predicate on a copy; the report must equal comparing every id, whichever path
+    // forEachChange takes.
     var generator = SystemRandomNumberGenerator()
     for round in 0..<200 {
       let original = numbered(Int.random(in: 1...1_100, using: &generator))
@@ -157,12 +158,15 @@ import Testing
       var next = 10_000
       for _ in 0..<Int.random(in: 0...(round % 3 == 0 ? 80 : 6), using: &generator) {
         let id = changed.ids.randomElement(using: &generator)
-        switch Int.random(in: 0..<4, using: &generator) {
+        switch Int.random(in: 0..<5, using: &generator) {
         case 0:
           changed.append(next, id: next)
           next += 1
         case 1: if let id { changed.remove(id: id) }
         case 2: if let id, let element = changed.remove(id: id) { changed.append(element, id: id) }
+        case 3:
+          let divisor = Int.random(in: 2...40, using: &generator)
+          changed.removeAll { $0 % divisor == 0 }
         default: if let id { changed[id: id] = -id }
         }
       }

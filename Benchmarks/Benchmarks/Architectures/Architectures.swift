@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
           timeUnits: .microseconds,
           maxDuration: .seconds(1),
           maxIterations: 20,
-          thresholds: [.mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0])]
+          thresholds: [.mallocCountTotal: allocationThresholds(workload)]
         )
       ) { benchmark in
         let operations = operationsPerIteration(workload)
@@ -31,6 +31,15 @@ let benchmarks: @Sendable () -> Void = {
       }
     }
   }
+}
+
+/// How far, in percent, a run's allocations may move from the recorded threshold: none, except
+/// where tasks are cancelled while they may or may not have begun (`shell.reset-all` cancels a
+/// search, ticks and a save on every cycle), which moves up to about 5% of its allocations from
+/// run to run: 10% is allowed.
+func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
+  workload.name == "shell.reset-all"
+    ? .init(relative: [.p90: 10]) : .init(relative: [.p90: 0], absolute: [.p90: 0])
 }
 
 /// A hundredth of the workload's full size: one iteration stays in the milliseconds.

@@ -123,17 +123,29 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     return removed
   }
 
-  /// Removes every element that matches.
+  /// Removes every element that matches, in place: the others keep their slots, so a copy
+  /// made before still shares their nodes and ``forEachChange(from:)`` finds the removed ones
+  /// without looking at the rest.
   ///
   /// - Complexity: O(n).
   @inlinable
   public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-    var kept = IdentifiedList()
-    for id in order {
-      guard let element = self[id: id], !shouldRemove(element) else { continue }
-      kept.append(element, id: id)
+    var removed: [Int] = []
+    for slot in 0..<elements.slotCount {
+      if let element = elements[slot], shouldRemove(element) { removed.append(slot) }
     }
-    if kept.count != count { self = kept }
+    guard !removed.isEmpty else { return }
+    var gone = Set<ID>(minimumCapacity: removed.count)
+    for slot in removed {
+      guard let id = idsBySlot[slot] else { continue }
+      gone.insert(id)
+      slots.removeValue(forKey: id)
+      idsBySlot[slot] = nil
+      elements.modify(slot) { $0 = nil }
+    }
+    order.removeAll { gone.contains($0) }
+    freeSlots += gone.count
+    if freeSlots > 32, freeSlots > order.count { compact() }
   }
 
   /// Changes every element in place (in no particular order).
