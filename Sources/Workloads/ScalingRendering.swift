@@ -134,7 +134,7 @@ extension Scaling {
       title: "Every list operation: time × baseline (geometric mean over \(operations.count) "
         + "operations)",
       xLabel: "rows in the list", yLabel: "× baseline (1 = as fast; lower is faster)",
-      xValues: sizes.map(Double.init), yRange: (min(all.min() ?? 1, 0.5), all.max() ?? 2),
+      xValues: sizes.map(Double.init), yRange: (min(all.min() ?? 1, 1), max(all.max() ?? 2, 2)),
       marks: [(1, "baseline"), (1.5, "1.5×")])
     return chart.render(series)
   }
@@ -191,9 +191,12 @@ struct LogChart {
   /// Horizontal lines with a label: `(1.5, "1.5×")`.
   var marks: [(Double, String)] = []
 
-  private static let palette = [
-    "#555555", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+  /// One colour per contestant, the same in every chart; others take the rest in turn.
+  private static let colors = [
+    "baseline": "#555555", "elm-store": "#1f77b4", "mue": "#d62728", "io-loop": "#2ca02c",
+    "layer-core": "#9467bd", "comonadic": "#ff7f0e",
   ]
+  private static let others = ["#8c564b", "#17becf", "#e377c2", "#bcbd22"]
 
   func render(_ series: [Series]) -> String {
     let (left, top, plotWidth, plotHeight) = (78.0, 40.0, 470.0, 300.0)
@@ -255,12 +258,12 @@ struct LogChart {
           + "fill=\"#666666\">\(escaped(label))</text>")
     }
     for (index, line) in series.enumerated() {
-      let color = Self.palette[index % Self.palette.count]
-      let dash = index >= Self.palette.count ? " stroke-dasharray=\"4 3\"" : ""
+      let name = String(line.label.prefix { $0 != " " })
+      let color = Self.colors[name] ?? Self.others[index % Self.others.count]
       let path = line.points.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " ")
       if line.points.count > 1 {
         parts.append(
-          "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>"
+          "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>"
         )
       }
       for point in line.points {
@@ -270,7 +273,7 @@ struct LogChart {
       let legendY = top + 8 + Double(index) * 20
       parts.append(
         "<line x1=\"\(f(legendX))\" y1=\"\(f(legendY))\" x2=\"\(f(legendX + 22))\" "
-          + "y2=\"\(f(legendY))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>")
+          + "y2=\"\(f(legendY))\" stroke=\"\(color)\" stroke-width=\"2\"/>")
       parts.append(
         "<text x=\"\(f(legendX + 28))\" y=\"\(f(legendY + 4))\">\(escaped(line.label))</text>")
     }

@@ -40,7 +40,8 @@ enum Arch {
       --quick             a twentieth of the operations per sample, 20 random programs per gate
       --scaling           every list operation at 100, 1,000, 10,000 and 100,000 rows: the
                           cost curves, their growth exponents, notifications per observer kind
-                          and the memory of a loaded 100,000-row list (default samples: 5)
+                          and the memory of a loaded 100,000-row list (default samples: 5;
+                          with --quick 3, and every operation of each sample still runs)
       --samples N         samples per workload and contestant (default: 15)
       --workload W,…      only these workloads (default: all)
       --architecture X    only X, plus baseline and bare for the ratios

@@ -175,6 +175,10 @@ import Testing
         expected.append("\(id)=\(changed[id: id].map(String.init) ?? "gone")")
       }
       #expect(changes(changed, from: original) == expected.sorted())
+      let same = changed.ids == original.ids && expected.isEmpty
+      #expect((changed == original) == same && (original == changed) == same)
+      #expect(changed.values == changed.ids.compactMap { changed[id: $0] })
+      #expect(changed.ids.allSatisfy { changed.contains(id: $0) } && !changed.contains(id: -1))
     }
   }
 }

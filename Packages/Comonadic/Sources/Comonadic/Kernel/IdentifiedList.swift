@@ -25,14 +25,14 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @inlinable public var ids: [ID] { order }
   @usableFromInline var order: [ID] = []
   /// Where each element lives: its slot in `elements`.
-  @usableFromInline var slots: [ID: Int] = [:]
+  @usableFromInline var slots = SlotIndex<ID>()
   /// The elements by slot; `nil` where a removed element was.
   @usableFromInline var elements = SlotTree<Element>()
   /// The slots removed elements left empty. Appends never reuse them (a slot holds one id for
   /// the life of a layout); once they outnumber the elements, the list is laid out again.
   @usableFromInline var freeSlots = 0
   /// The id in each slot; `nil` where a removed element was.
-  @usableFromInline var idsBySlot: [ID?] = []
+  @usableFromInline var idsBySlot = SlotTree<ID>()
   /// Which layout the slots follow: every list built from scratch or laid out again gets a new
   /// one, and copies keep it. Two lists with the same layout give each slot to the same id (or
   /// to none), so comparing their trees finds every added, removed and changed element.
@@ -102,8 +102,8 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     guard slots[id] == nil else { return false }
     let slot = elements.slotCount
     elements.modify(slot) { $0 = element }
-    idsBySlot.append(id)
-    slots[id] = slot
+    idsBySlot.modify(slot) { $0 = id }
+    slots.insert(slot, for: id)
     order.append(id)
     return true
   }
@@ -116,7 +116,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   public mutating func remove(id: ID) -> Element? {
     guard let slot = slots.removeValue(forKey: id) else { return nil }
     let removed = elements.modify(slot) { $0.take() }
-    idsBySlot[slot] = nil
+    idsBySlot.modify(slot) { $0 = nil }
     freeSlots += 1
     if let index = order.firstIndex(of: id) { order.remove(at: index) }
     if freeSlots > 32, freeSlots > order.count { compact() }
@@ -140,7 +140,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
       guard let id = idsBySlot[slot] else { continue }
       gone.insert(id)
       slots.removeValue(forKey: id)
-      idsBySlot[slot] = nil
+      idsBySlot.modify(slot) { $0 = nil }
       elements.modify(slot) { $0 = nil }
     }
     order.removeAll { gone.contains($0) }
@@ -204,8 +204,8 @@ extension IdentifiedList where Element: Equatable {
     if layout == old.layout {
       // Same layout: a slot that differs lost its id, gained one, or holds a changed element.
       elements.forEachDifference(from: old.elements) { slot in
-        let new = slot < idsBySlot.count ? idsBySlot[slot] : nil
-        let gone = slot < old.idsBySlot.count ? old.idsBySlot[slot] : nil
+        let new = slot < idsBySlot.slotCount ? idsBySlot[slot] : nil
+        let gone = slot < old.idsBySlot.slotCount ? old.idsBySlot[slot] : nil
         if let new {
           let element = self[id: new]
           // An element removed and appended again moved: a change only if it differs.
@@ -231,12 +231,62 @@ extension IdentifiedList: Equatable where Element: Equatable {
   @inlinable
   public static func == (lhs: IdentifiedList, rhs: IdentifiedList) -> Bool {
     guard lhs.order == rhs.order else { return false }
-    // Laid out alike (a copy, or built the same way): compare the trees, skipping shared nodes.
-    if lhs.elements.slotCount == rhs.elements.slotCount, lhs.slots == rhs.slots {
+    // The same id in every slot (a copy, or built the same way): compare the elements' trees,
+    // skipping the nodes both share.
+    if lhs.idsBySlot.slotCount == rhs.idsBySlot.slotCount,
+      lhs.idsBySlot.isEqual(to: rhs.idsBySlot)
+    {
       return lhs.elements.isEqual(to: rhs.elements)
     }
     for id in lhs.order where lhs[id: id] != rhs[id: id] { return false }
     return true
+  }
+}
+
+/// The slot of each id, in buckets by hash that copies of a list share: adding or removing an
+/// id copies one bucket (and the array of buckets) when a copy shares them, never every id.
+///
+/// One bucket up to 256 ids; past 256 per bucket there are eight times as many.
+@usableFromInline
+struct SlotIndex<ID: Hashable & Sendable>: Sendable {
+  @usableFromInline var buckets: [[ID: Int]] = [[:]]
+  @usableFromInline var count = 0
+
+  @inlinable init() {}
+
+  @inlinable
+  func bucket(_ id: ID) -> Int {
+    buckets.count == 1 ? 0 : id.hashValue & (buckets.count - 1)
+  }
+
+  /// The slot of `id`.
+  @inlinable
+  subscript(id: ID) -> Int? { buckets[bucket(id)][id] }
+
+  /// Files `slot` under `id`, which has none.
+  @inlinable
+  mutating func insert(_ slot: Int, for id: ID) {
+    buckets[bucket(id)][id] = slot
+    count += 1
+    if count > buckets.count * 256 { grow() }
+  }
+
+  /// Removes `id`'s slot and returns it.
+  @inlinable
+  @discardableResult
+  mutating func removeValue(forKey id: ID) -> Int? {
+    let slot = buckets[bucket(id)].removeValue(forKey: id)
+    if slot != nil { count -= 1 }
+    return slot
+  }
+
+  @usableFromInline
+  mutating func grow() {
+    var larger = [[ID: Int]](repeating: [:], count: buckets.count * 8)
+    for bucket in buckets {
+      for (id, slot) in bucket { larger[id.hashValue & (larger.count - 1)][id] = slot }
+    }
+    buckets = larger
   }
 }
 
