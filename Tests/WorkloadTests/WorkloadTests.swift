@@ -7,9 +7,13 @@ import Workloads
 /// Every workload's check passes for every contestant, on a small run.
 ///
 /// `lifecycle` is left to `arch compare` in CI: its check reads the process's heap, which tests
-/// running in parallel change. A list workload that visits every row runs as few operations
-/// here as its full run does (2 loads of 10,000 rows).
-@Test(arguments: Workload.all.filter { $0.name != "lifecycle" })
+/// running in parallel change. So are the list workloads at 10,000 rows (the same code as at
+/// 100, on a longer list): in a debug build under ThreadSanitizer they took the suite's two cores
+/// for minutes, and a conformance scenario waiting for the thread pool timed out.
+@Test(
+  arguments: Workload.all.filter {
+    $0.name != "lifecycle" && !($0.app == TodosApp.name && $0.name.hasSuffix(".10000"))
+  })
 func workloadChecksPassForEveryContestant(_ workload: Workload) async throws {
   let operations = min(50, workload.operations)
   for contestant in Catalog.contestants where workload.isApplicable(to: contestant) {
