@@ -34,12 +34,15 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// How far, in percent, a run's allocations may move from the recorded threshold: none, except
-/// where tasks are cancelled while they may or may not have begun (`shell.reset-all` cancels a
-/// search, ticks and a save on every cycle), which moves up to about 5% of its allocations from
-/// run to run: 10% is allowed.
+/// - the list workloads, 2%: a list's index of ids lives in buckets by hash, and hashing is
+///   seeded per process, so when a bucket's dictionary grows moves by an allocation or two
+///   between runs (loading 10,000 rows: 5,219 or 5,220);
+/// - `shell.reset-all`, 10%: it cancels a search, ticks and a save on every cycle, which moves up
+///   to about 5% of its allocations from run to run.
 func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
-  workload.name == "shell.reset-all"
-    ? .init(relative: [.p90: 10]) : .init(relative: [.p90: 0], absolute: [.p90: 0])
+  if workload.name == "shell.reset-all" { return .init(relative: [.p90: 10]) }
+  if workload.app == "todos" { return .init(relative: [.p90: 2]) }
+  return .init(relative: [.p90: 0], absolute: [.p90: 0])
 }
 
 /// A hundredth of the workload's full size: one iteration stays in the milliseconds.
