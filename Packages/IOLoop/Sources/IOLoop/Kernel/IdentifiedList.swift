@@ -124,7 +124,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 
   /// Removes every element that matches, in place: the others keep their slots, so a copy
-  /// made before still shares their nodes and ``forEachChange(from:)`` finds the removed ones
+  /// made before still shares their nodes and `forEachChange(from:_:)` finds the removed ones
   /// without looking at the rest.
   ///
   /// - Complexity: O(n).
@@ -183,7 +183,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 }
 
-/// The last layout handed out (``IdentifiedList/layout``).
+/// The last layout handed out (`IdentifiedList.layout`).
 private let layouts = Atomic<UInt64>(0)
 
 /// A layout no list has had.
