@@ -318,9 +318,11 @@ import Testing
         default: Issue.record("expected .tooLarge or .malformed, got \(error)")
         }
       }
-      // At the server's 32 MiB/s, FoundationNetworking's hand-over and teardown take well under
-      // a second even on a loaded machine: far from the 200 MiB offered.
-      #expect(server.bodyBytesSent < 32 << 20)
+      // The transfer is stopped, not read to its end: less than half of the 200 MiB offered. At
+      // the server's 32 MiB/s that leaves FoundationNetworking three seconds to hand over and
+      // tear down (under ThreadSanitizer on a busy machine one second was not always enough:
+      // 36-40 MiB were sent).
+      #expect(server.bodyBytesSent < 100 << 20)
     }
   }
 
