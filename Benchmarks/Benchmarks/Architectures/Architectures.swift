@@ -37,10 +37,13 @@ let benchmarks: @Sendable () -> Void = {
 /// - the list workloads, 2%: a list's index of ids lives in buckets by hash, and hashing is
 ///   seeded per process, so when a bucket's dictionary grows moves by an allocation or two
 ///   between runs (loading 10,000 rows: 5,219 or 5,220);
-/// - `shell.reset-all`, 10%: it cancels a search, ticks and a save on every cycle, which moves up
-///   to about 5% of its allocations from run to run.
+/// - `shell.reset-all`, 15%, recorded at the middle of what separate runs measured: it cancels a
+///   search, ticks and a save on every cycle. In elm-store and comonadic the count is the same for
+///   every iteration of one process but differs between processes (elm-store 3,049 to 3,427 for 20
+///   cycles, comonadic 6,007 to 6,461), also with deterministic hashing; io-loop moves about 1%
+///   within a run. The others do not move.
 func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
-  if workload.name == "shell.reset-all" { return .init(relative: [.p90: 10]) }
+  if workload.name == "shell.reset-all" { return .init(relative: [.p90: 15]) }
   if workload.app == "todos" { return .init(relative: [.p90: 2]) }
   return .init(relative: [.p90: 0], absolute: [.p90: 0])
 }
