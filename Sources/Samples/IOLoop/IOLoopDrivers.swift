@@ -154,11 +154,12 @@ final class IOTodosDriver: AppDriver, Sendable {
     observeRow(id, observer)
   }
 
-  /// One row's view, and `nil` once when it leaves the list (R11).
+  /// One row's view, and `nil` once when it leaves the list (R11): the program calls this only
+  /// when that row changes.
   private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    let row: @Sendable (IOTodos) -> TodoRowView? = { $0.rows[id: id]?.view(id: id) }
-    main.observe(row) { view in
+    let render: @Sendable (IOTodoRow?) -> TodoRowView? = { $0?.view(id: id) }
+    main.observe(\.rows, id: id, render) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)

@@ -110,13 +110,14 @@ final class MUETodosDriver: AppDriver, Sendable {
     observeRow(id, observer)
   }
 
-  /// One row's view, and `nil` once when it leaves the list (R11).
+  /// One row's view, and `nil` once when it leaves the list (R11): the loop calls this only
+  /// when that row changes.
   private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    let row: @Sendable (MUETodos.State) -> TodoRowView? = {
-      $0.rows[id: id].map { MUETodoRow.view(id: id, $0) }
+    let render: @Sendable (MUETodoRow.State?) -> TodoRowView? = {
+      $0.map { MUETodoRow.view(id: id, $0) }
     }
-    loop.observe(row) { view in
+    loop.observe(\.rows, id: id, render) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)

@@ -107,4 +107,35 @@ extension StoreComponent {
       },
       render: render, handle: { parent(input($0)) })
   }
+
+  /// A child showing the element `id` of the list at `path` (`nil` once it left the list),
+  /// whose inputs reach this component through `input`, for `Equatable` elements: the children
+  /// of one list share one observer of this component, which looks up each observed element
+  /// after an action and calls only the children whose element changed.
+  ///
+  /// An action that changes one row of 10,000 then costs the same with 20 rows observed as
+  /// with one, and nothing for the rows nobody observes.
+  ///
+  /// - Complexity: O(1) per action for each observed child, whatever the length of the list.
+  @inlinable
+  public func child<
+    ID: Hashable & Sendable, Element: Equatable & Sendable, ChildInput: Sendable, ChildView
+  >(
+    forEach path: KeyPath<S, IdentifiedList<ID, Element>> & Sendable, id: ID,
+    input: @escaping @Sendable (ChildInput) -> Input,
+    render: @escaping @Sendable (Element?, @escaping @Sendable (ChildInput) -> Void) -> ChildView
+  ) -> Child<Element?, ChildInput, ChildView> {
+    let parent = handle
+    return Child(
+      read: { [explorer] in explorer.space.position[keyPath: path][id: id] },
+      observe: { [explorer, fans] observer in
+        Subscription(
+          RowObserving.observe(
+            path, id, observer, table: { body in fans.withLock { body(&$0.rowObservers) } },
+            subscribe: { notify in
+              explorer.observe(initial: true, onlyOnChange: nil) { notify($0.position) }.cancel
+            }))
+      },
+      render: render, handle: { parent(input($0)) })
+  }
 }

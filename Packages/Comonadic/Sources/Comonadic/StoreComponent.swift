@@ -177,6 +177,9 @@ struct ViewFans<View> {
   @usableFromInline var everyAction = Fan()
   /// Observers called after actions that changed the state.
   @usableFromInline var onChange = Fan()
+  /// The observers of single rows of the state's identified lists, one ``RowObservers`` per
+  /// list (`child(forEach:id:input:render:)` with `Equatable` elements).
+  @usableFromInline var rowObservers: RowObserverTable = [:]
 
   @usableFromInline init() {}
 

@@ -276,6 +276,19 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
+  /// Calls `observer` with row `id` of the list at `path` now (`nil`: not in the list), in
+  /// queue order, then whenever that row changes, without asking about any other row.
+  @inlinable
+  func observeRow<ID: Hashable & Sendable, Row: Equatable & Sendable>(
+    _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable, _ id: ID,
+    _ observer: @escaping @Sendable (Row?) -> Void
+  ) -> Subscription {
+    Subscription(
+      RowObserving.observe(
+        path, id, observer, table: { body in core.withLock { body(&$0.rowObservers) } },
+        subscribe: { addObserver($0).cancel }))
+  }
+
   /// Handles the queue until it is empty. Only the caller that claimed the drain calls this.
   ///
   /// A caller handles at most `messagesPerTurn` actions; then a task of the store's own goes on
@@ -355,7 +368,9 @@ extension Store {
 public final class Subscription: Sendable {
   private let onCancel: Lock<(@Sendable () -> Void)?>
 
-  init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
+  @usableFromInline init(_ onCancel: @escaping @Sendable () -> Void) {
+    self.onCancel = Lock(onCancel)
+  }
 
   /// Stops the observer from being called; calling it again does nothing.
   public func cancel() {

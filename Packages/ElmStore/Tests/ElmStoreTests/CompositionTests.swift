@@ -312,8 +312,55 @@ enum Parent {
 
     store.dispatch(.row(501, .increment))
 
-    // One read per observer (20), not per row (10,000); one call, for the row that changed.
-    #expect(reads.all.count == 40)
+    // The observers share one subscription to the list, which compares each observed row with
+    // the one its observer last saw: only the observer of the row that changed reads it.
+    #expect(reads.all == Array(stride(from: 1, through: 10_000, by: 500)) + [501])
     #expect(views.all == Array(stride(from: 1, through: 10_000, by: 500)) + [501])
+  }
+
+  @Test func rowObserversHearOfChangesRemovalAndManyChangesInTheOrderTheySubscribed() {
+    var state = Parent.State()
+    for id in 1...100 { state.rows.append(Child.State(), id: id) }
+    let store = Store(state: state, update: Parent.update)
+    let heard = Recorder<String>()
+    for id in [30, 10, 20] {
+      store.scope(forEach: \.rows, id: id, action: Parent.Action.row).subscribe(\.?.count) {
+        heard.append("\(id):\($0.map(String.init) ?? "gone")")
+      }
+    }
+    #expect(heard.all == ["30:0", "10:0", "20:0"])
+
+    store.dispatch(.row(20, .increment))
+    store.dispatch(.row(50, .increment))  // nobody watches row 50
+    store.dispatch(.remove(10))
+    #expect(heard.all == ["30:0", "10:0", "20:0", "20:1", "10:gone"])
+
+    // Removing rows nobody observes (enough to lay the list out again) tells nobody.
+    heard.removeAll()
+    for id in 40...100 { store.dispatch(.remove(id)) }
+    store.dispatch(.row(20, .increment))
+    store.dispatch(.add(10))
+    #expect(heard.all == ["20:2", "10:0"])
+  }
+
+  @Test func aRowObserverJoinsInQueueOrderAndStopsWhenCancelled() {
+    let store = Store(state: Parent.State(), update: Parent.update)
+    let heard = Recorder<String>()
+    // Subscribed from inside an observer, while the store is handling an action: the new row
+    // observer joins after that action, with the row as it then is.
+    let inner = Recorder<Subscription>()
+    store.subscribe(\.rows.count) { count in
+      guard count == 1, inner.all.isEmpty else { return }
+      inner.append(
+        store.scope(forEach: \.rows, id: 1, action: Parent.Action.row).subscribe(\.?.count) {
+          heard.append("1:\($0.map(String.init) ?? "gone")")
+        })
+    }
+    store.dispatch(.add(1))
+    store.dispatch(.row(1, .increment))
+    #expect(heard.all == ["1:0", "1:1"])
+    inner.all.first?.cancel()
+    store.dispatch(.row(1, .increment))
+    #expect(heard.all == ["1:0", "1:1"])
   }
 }

@@ -120,6 +120,48 @@ where
   func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
     runtime.subscribe(notify)
   }
+
+  /// Calls `observer` with row `id` of the identified list at `path` (`nil`: not in the list),
+  /// then whenever that row changes: how a screen follows one row of a long list, such as one
+  /// child program of a ``ProgramsHandler``.
+  ///
+  /// The observers of rows of one list share one subscriber, which looks up each observed row
+  /// after a step and calls only the observers whose row changed: a step that changes one row
+  /// of 10,000 costs the same with 20 rows observed as with one, and nothing for the rows
+  /// nobody observes. Delivered in order with the queue, like ``observe(_:_:)``.
+  ///
+  /// ```swift
+  /// main.observe(\.rows, id: 7) { row in render(row) }  // only when row 7 changes
+  /// ```
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  /// - Complexity: O(1) per step for each observed row, whatever the length of the list.
+  @inlinable
+  @discardableResult
+  public func observe<ID: Hashable & Sendable, Row: Equatable & Sendable>(
+    _ path: KeyPath<App, IdentifiedList<ID, Row>> & Sendable, id: ID,
+    _ observer: @escaping @Sendable (Row?) -> Void
+  ) -> Subscription {
+    let runtime = self.runtime
+    return Subscription(
+      RowObserving.observe(
+        path, id, observer, table: { body in runtime.core.withLock { body(&$0.rowObservers) } },
+        subscribe: { runtime.subscribe($0).cancel }))
+  }
+
+  /// Calls `observer` with `transform` of row `id` of the identified list at `path` (`nil`: not
+  /// in the list), then whenever that value changes; see ``observe(_:id:_:)``.
+  @inlinable
+  @discardableResult
+  public func observe<
+    ID: Hashable & Sendable, Row: Equatable & Sendable, Value: Equatable & Sendable
+  >(
+    _ path: KeyPath<App, IdentifiedList<ID, Row>> & Sendable, id: ID,
+    _ transform: @escaping @Sendable (Row?) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    observe(path, id: id, distinct(transform, observer))
+  }
 }
 
 /// The engine of a ``Main``: everything but the user's reference. Handlers' contexts, work
@@ -477,6 +519,7 @@ extension Main where App: Equatable {
 public final class Subscription: Sendable {
   private let onCancel: Lock<(@Sendable () -> Void)?>
 
+  @usableFromInline
   init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
 
   /// Stops the observer from being called; calling it again does nothing.

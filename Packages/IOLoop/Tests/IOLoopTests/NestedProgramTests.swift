@@ -210,6 +210,35 @@ func makeParent(calls: Recorder<String>, gate: Gate = Gate()) -> ParentMain {
     await main.idle()
     #expect(seen.all == [nil, 0, 1, nil])
   }
+
+  // Row observers of one list share one subscriber: only a changed row's transform runs.
+  @Test func rowObserversOfOneListTransformOnlyTheRowsThatChanged() async {
+    let main = makeParent(calls: Recorder())
+    let reads = Recorder<Int>()
+    let seen = Recorder<String>()
+    var subscriptions: [Subscription] = []
+    for id in [3, 1, 2] {
+      let count: @Sendable (Tally?) -> Int? = { row in
+        reads.append(id)
+        return row?.count
+      }
+      subscriptions.append(
+        main.observe(\.rows, id: id, count) { seen.append("\(id): \($0.map(String.init) ?? "-")") })
+    }
+    main.start()
+    for id in 1...4 { main.send(Parent.Input(.add(id), nil, nil)) }
+    await main.idle()
+    #expect(seen.all == ["3: -", "1: -", "2: -", "1: 0", "2: 0", "3: 0"])
+    reads.removeAll()
+    seen.removeAll()
+    for id in [1, 4, 4] { main.send(Parent.Input(.row(id, .increment), nil, nil)) }
+    main.send(Parent.Input(.remove(2), nil, nil))
+    subscriptions[0].cancel()
+    main.send(Parent.Input(.row(3, .increment), nil, nil))
+    await main.idle()
+    #expect(reads.all == [1, 2])
+    #expect(seen.all == ["1: 1", "2: -"])
+  }
 }
 
 /// An IO type whose handler keeps its senders for later.

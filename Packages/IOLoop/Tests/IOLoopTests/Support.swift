@@ -186,6 +186,7 @@ final class Recorder<Value: Sendable>: Sendable {
   private let values = Lock<[Value]>([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
+  func removeAll() { values.withLock { $0.removeAll() } }
 }
 
 /// Runs `body` on `count` new threads released together; returns when all are done.

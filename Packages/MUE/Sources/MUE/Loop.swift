@@ -146,6 +146,48 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ) -> Subscription {
     observe(distinct(transform, observer))
   }
+
+  /// Calls `observer` with row `id` of the identified list at `path` (`nil`: not in the list),
+  /// then whenever that row changes: how a screen follows one row of a long list.
+  ///
+  /// The observers of rows of one list share one observer of the loop, which looks up each
+  /// observed row after an update and calls only the observers whose row changed: an update
+  /// that changes one row of 10,000 costs the same with 20 rows observed as with one, and
+  /// nothing for the rows nobody observes. Delivered in order with the queue, like
+  /// ``observe(_:)``.
+  ///
+  /// ```swift
+  /// loop.observe(\.rows, id: 7) { row in render(row) }  // only when row 7 changes
+  /// ```
+  ///
+  /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  /// - Complexity: O(1) per update for each observed row, whatever the length of the list.
+  @inlinable
+  @discardableResult
+  public func observe<ID: Hashable & Sendable, Row: Equatable & Sendable>(
+    _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable, id: ID,
+    _ observer: @escaping @Sendable (Row?) -> Void
+  ) -> Subscription {
+    let runtime = self.runtime
+    return Subscription(
+      RowObserving.observe(
+        path, id, observer, table: { body in runtime.core.withLock { body(&$0.rowObservers) } },
+        subscribe: { runtime.observe($0).cancel }))
+  }
+
+  /// Calls `observer` with `transform` of row `id` of the identified list at `path` (`nil`: not
+  /// in the list), then whenever that value changes; see ``observe(_:id:_:)``.
+  @inlinable
+  @discardableResult
+  public func observe<
+    ID: Hashable & Sendable, Row: Equatable & Sendable, Value: Equatable & Sendable
+  >(
+    _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable, id: ID,
+    _ transform: @escaping @Sendable (Row?) -> Value,
+    _ observer: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    observe(path, id: id, distinct(transform, observer))
+  }
 }
 
 /// The engine of a ``Loop``: everything but the user's reference. Effects and subscriptions
@@ -280,6 +322,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// they subscribed; they may send events.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @usableFromInline
   func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     let id = nextObserverID.withLock { id in
       id += 1
@@ -437,6 +480,7 @@ extension Loop where H == HandleEffects<NoEffect>, U.Effect == NoEffect {
 public final class Subscription: Sendable {
   private let onCancel: Lock<(@Sendable () -> Void)?>
 
+  @usableFromInline
   init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Lock(onCancel) }
 
   /// Stops the observer from being called; calling it again does nothing.

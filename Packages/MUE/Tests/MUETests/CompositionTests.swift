@@ -231,6 +231,42 @@ enum List {
     #expect(counts.count == 20)
   }
 
+  @Test func rowObserversOfOneListHearOnlyTheirRowsInTheOrderTheySubscribed() async {
+    var rows = IdentifiedList<Int, Row.State>()
+    for id in 0..<10_000 { rows.append(Row.State(title: "row \(id)"), id: id) }
+    let loop = Loop(
+      update: List.Update(),
+      effectHandler: List.Handler(row: Row.Handler(gate: gate, calls: calls)),
+      state: List.State(rows: rows))
+    let reads = Recorder<Int>()
+    let heard = Recorder<String>()
+    var subscriptions: [Subscription] = []
+    for id in [1_500, 500, 9_500] {
+      let title: @Sendable (Row.State?) -> String = { row in
+        reads.append(id)
+        return row?.title ?? "gone"
+      }
+      subscriptions.append(loop.observe(\.rows, id: id, title) { heard.append("\(id): \($0)") })
+    }
+    loop.start()
+    await loop.idle()
+    #expect(heard.all == ["1500: row 1500", "500: row 500", "9500: row 9500"])
+
+    // Only the changed row's transform runs: the others are looked up and compared.
+    loop.send(.row(500, .rename("changed")))
+    loop.send(.row(42, .rename("nobody watches")))
+    await loop.idle()
+    #expect(reads.all == [1_500, 500, 9_500, 500])
+    loop.send(.remove(9_500))
+    subscriptions[1].cancel()
+    loop.send(.row(500, .rename("again")))
+    await loop.idle()
+    #expect(
+      heard.all == [
+        "1500: row 1500", "500: row 500", "9500: row 9500", "500: changed", "9500: gone",
+      ])
+  }
+
   @Test func aMappedStreamKeepsItsValuesInOrder() async {
     let stream = AsyncStream<Int> { continuation in
       for value in 1...3 { continuation.yield(value) }

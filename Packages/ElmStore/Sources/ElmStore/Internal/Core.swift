@@ -60,6 +60,8 @@ struct Core<State: Sendable, Action: Sendable> {
   @usableFromInline var phase = Phase.running
   @usableFromInline var queue = DrainQueue<Message<State, Action>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
+  /// The observers of single rows, one ``RowObservers`` per identified list.
+  @usableFromInline var rowObservers: RowObserverTable = [:]
   @usableFromInline var runs = RunRegistry<AnyWorkID>()
   @usableFromInline var idleWaiters = Waiters()
   /// The state's `==`, once an observer wants only changes: the store compares each new state

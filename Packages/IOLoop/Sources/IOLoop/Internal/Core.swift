@@ -40,6 +40,8 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
+  /// The observers of single rows, one ``RowObservers`` per identified list.
+  @usableFromInline var rowObservers: RowObserverTable = [:]
   /// The id of the last observer added.
   @usableFromInline var lastObserverID = 0
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()

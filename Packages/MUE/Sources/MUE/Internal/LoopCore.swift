@@ -73,6 +73,8 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State, Event, Effect>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
+  /// The observers of single rows, one ``RowObservers`` per identified list.
+  @usableFromInline var rowObservers: RowObserverTable = [:]
   @usableFromInline var runs = RunRegistry<Effect.ID>()
   @usableFromInline var idleWaiters = Waiters()
 

@@ -1,0 +1,206 @@
+// Vendored from Kernel/Runtime/RowObservers.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
+/// The observers of single rows of one identified list in a runtime's state: the runtime calls
+/// `follow(_:)` with the list after each step (one subscriber for the whole list), which looks
+/// up each observed row and compares it with the row that observer last saw; only observers of
+/// rows that changed are called. A step that changes one row of 10,000 asks nothing of the rows
+/// nobody observes, and nothing of an observer's own code for an observed row that did not
+/// change (R11). The list itself is not kept, so an update still changes it in place.
+///
+/// An observer joins in the runtime's queue order: `add(_:_:)` files it, and the runtime calls
+/// `join(_:_:)` from its drain, with the list it then holds, where it would first call a
+/// subscriber (``JoinOnce`` makes that subscriber).
+///
+/// Observers are called outside the lock, in the order they were added, only from the caller
+/// draining the runtime (never two at once).
+@usableFromInline
+package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Sendable>: Sendable {
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let token: Int
+    @usableFromInline let id: ID
+    @usableFromInline let notify: @Sendable (Row?) -> Void
+    /// The row this observer was last given; `nil` before it joined or once the row left.
+    @usableFromInline var last: Row?
+    @usableFromInline var joined = false
+
+    @inlinable
+    init(token: Int, id: ID, notify: @escaping @Sendable (Row?) -> Void) {
+      self.token = token
+      self.id = id
+      self.notify = notify
+    }
+  }
+
+  @usableFromInline
+  struct Registry {
+    /// Every observer, in the order they were added.
+    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var lastToken = 0
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline let registry = Lock(Registry())
+
+  @inlinable package init() {}
+
+  /// Files an observer of row `id` that is told nothing until it joins; returns its token.
+  @inlinable
+  package func add(_ id: ID, _ notify: @escaping @Sendable (Row?) -> Void) -> Int {
+    registry.withLock { registry in
+      registry.lastToken += 1
+      registry.entries.append(Entry(token: registry.lastToken, id: id, notify: notify))
+      return registry.lastToken
+    }
+  }
+
+  /// Calls the observer `token` with its row in `list` (the runtime's state now), then with
+  /// each change of that row `follow(_:)` finds. Does nothing if it was removed.
+  @inlinable
+  package func join(_ token: Int, _ list: IdentifiedList<ID, Row>) {
+    let joined = registry.withLock { registry -> Entry? in
+      guard let index = registry.entries.firstIndex(where: { $0.token == token }) else {
+        return nil
+      }
+      registry.entries[index].last = list[id: registry.entries[index].id]
+      registry.entries[index].joined = true
+      return registry.entries[index]
+    }
+    if let joined { joined.notify(joined.last) }
+  }
+
+  /// Removes the observer `token`: it is not called again once this returns, except by a call
+  /// already begun.
+  @inlinable
+  package func remove(_ token: Int) {
+    registry.withLock { registry in registry.entries.removeAll { $0.token == token } }
+  }
+
+  /// Calls each joined observer whose row differs from the one it last saw.
+  ///
+  /// - Complexity: O(observers): one lookup by id and one comparison each, whatever the length
+  ///   of the list.
+  @inlinable
+  package func follow(_ list: IdentifiedList<ID, Row>) {
+    // Entries, not (closure, row) pairs: a closure taken out of its entry into a tuple is
+    // re-wrapped (one allocation per call). The first kept apart: the usual step changes one
+    // observed row, or none, and then this allocates nothing.
+    let (first, rest) = registry.withLock { registry -> (Entry?, [Entry]) in
+      var first: Entry?
+      var rest: [Entry] = []
+      for index in registry.entries.indices where registry.entries[index].joined {
+        let row = list[id: registry.entries[index].id]
+        guard row != registry.entries[index].last else { continue }
+        registry.entries[index].last = row
+        if first == nil {
+          first = registry.entries[index]
+        } else {
+          if rest.isEmpty { rest.reserveCapacity(registry.entries.endIndex - index) }
+          rest.append(registry.entries[index])
+        }
+      }
+      return (first, rest)
+    }
+    guard let first else { return }
+    first.notify(first.last)
+    for entry in rest { entry.notify(entry.last) }
+  }
+}
+
+/// A subscriber that runs its body on its first call only, then unsubscribes itself: how an
+/// observer joins a ``RowObservers`` in the runtime's queue order.
+@usableFromInline
+package final class JoinOnce<Value>: Sendable {
+  @usableFromInline
+  struct State {
+    @usableFromInline var fired = false
+    @usableFromInline var cancel: (@Sendable () -> Void)?
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline let state = Lock(State())
+  @usableFromInline let body: @Sendable (Value) -> Void
+
+  @inlinable
+  package init(_ body: @escaping @Sendable (Value) -> Void) { self.body = body }
+
+  /// The subscriber to hand the runtime.
+  @inlinable
+  package func call(_ value: Value) {
+    let (first, cancel) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+      if state.fired { return (false, nil) }
+      state.fired = true
+      return (true, state.cancel.take())
+    }
+    guard first else { return }
+    body(value)
+    cancel?()
+  }
+
+  /// How to unsubscribe, once the runtime handed it out: called at once if the first call
+  /// already happened (a runtime may call a new subscriber before `subscribe` returns), or when
+  /// it does; `cancelNow` unsubscribes without calling the body.
+  @inlinable
+  package func unsubscribe(with cancel: @escaping @Sendable () -> Void) {
+    let fired = state.withLock { state -> Bool in
+      if !state.fired { state.cancel = cancel }
+      return state.fired
+    }
+    if fired { cancel() }
+  }
+
+  /// Makes sure the body never runs and unsubscribes.
+  @inlinable
+  package func cancelNow() {
+    let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+      state.fired = true
+      return state.cancel.take()
+    }
+    cancel?()
+  }
+}
+
+/// A runtime's ``RowObservers``, one per identified list whose rows are observed, by key path.
+/// It lives in the runtime's own locked state, so a runtime nobody observes a row of allocates
+/// nothing for it.
+@usableFromInline
+package typealias RowObserverTable = [AnyKeyPath: AnyObject]
+
+/// How a runtime's row-scoped `observe` is built on ``RowObservers``.
+@usableFromInline
+package enum RowObserving {
+  /// Calls `observer` with row `id` of the list at `path` now (`nil`: not in the list), in the
+  /// runtime's queue order, then whenever that row changes; returns what stops it.
+  ///
+  /// - Parameters:
+  ///   - table: Runs its argument on the runtime's ``RowObserverTable``, under its lock.
+  ///   - subscribe: Subscribes a function of the runtime's state, called with the state now in
+  ///     queue order, then after each step; returns what unsubscribes it.
+  @inlinable
+  package static func observe<State, ID: Hashable & Sendable, Row: Equatable & Sendable>(
+    _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable, _ id: ID,
+    _ observer: @escaping @Sendable (Row?) -> Void,
+    table: ((inout RowObserverTable) -> (AnyObject, Bool)) -> (AnyObject, Bool),
+    subscribe: (@escaping @Sendable (State) -> Void) -> @Sendable () -> Void
+  ) -> @Sendable () -> Void {
+    let (found, isNew) = table { table in
+      if let hub = table[path] { return (hub, false) }
+      let hub = RowObservers<ID, Row>()
+      table[path] = hub
+      return (hub, true)
+    }
+    let hub = found as! RowObservers<ID, Row>
+    // The list's one subscriber, for as long as the runtime runs.
+    if isNew { _ = subscribe { hub.follow($0[keyPath: path]) } }
+    let token = hub.add(id, observer)
+    let joiner = JoinOnce<State> { hub.join(token, $0[keyPath: path]) }
+    joiner.unsubscribe(with: subscribe(joiner.call))
+    return {
+      joiner.cancelNow()
+      hub.remove(token)
+    }
+  }
+}
