@@ -91,15 +91,17 @@ public final class VirtualClock: Clock, Sendable {
     guard let id else { return }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let cancelled = state.withLock { state in
+        let outcome = state.withLock { state -> Result<Void, any Error>? in
           if state.cancelledBeforeRegistration.remove(id) != nil {
             state.calls.append(.cancelled(until: deadline))
-            return true
+            return .failure(CancellationError())
           }
+          // The clock may have passed the deadline since the sleep was recorded.
+          guard deadline > state.now else { return .success(()) }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return false
+          return nil
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        if let outcome { continuation.resume(with: outcome) }
       }
     } onCancel: {
       let continuation = state.withLock { state in
@@ -150,9 +152,22 @@ public final class VirtualClock: Clock, Sendable {
   /// This does not wait for the woken tasks to run. The conformance runner instead wakes one
   /// sleeper at a time and waits for the runtime to settle in between, so a timer that sleeps
   /// again is woken again within the same advance.
+  ///
+  /// Waking the last due sleeper and moving the clock to the target happen under one lock, so a
+  /// woken timer that sleeps again meanwhile is either woken by this advance or finds its
+  /// deadline already passed; it is never left behind a clock that moved past it.
   public func advance(by duration: Duration) {
     let target = now.advanced(by: duration)
-    while wakeNext(notAfter: target) {}
-    move(to: target)
+    while let continuation = state.withLock({ state -> CheckedContinuation<Void, any Error>? in
+      guard let index = state.firstDue, state.sleepers[index].deadline <= target else {
+        state.now = max(state.now, target)
+        return nil
+      }
+      let sleeper = state.sleepers.remove(at: index)
+      state.now = max(state.now, sleeper.deadline)
+      return sleeper.continuation
+    }) {
+      continuation.resume()
+    }
   }
 }
