@@ -17,7 +17,8 @@ where App.Child == NoChild, App.ChildIntent == NoChild {
     begin()
   }
   func send(_ intent: App.Intent) { self.intent(intent) }
-  var view: App.View { get async { currentView() } }
+  // What the screen shows: the view of the state now, without building it again.
+  var view: App.View { get async { screen.current(or: currentView) } }
   func idle() async {}  // all work runs on environment.executor, which the kit watches
   func stop() async { end() }
 }
@@ -34,7 +35,8 @@ extension Implementation where App == CounterApp {
         LogHandler(environment.log), StorageHandler(environment.storage),
         executor: environment.executor)
       return IOLoopDriver<CounterApp>(
-        screen: screen, begin: main.start, intent: { main.send(IOInput($0, nil, nil)) },
+        screen: screen, begin: main.start,
+        intent: { main.send($0, from: ScreenIO<CounterView, CounterIntent>.self) },
         currentView: { main.state.view }, end: main.stop)
     }
   }
@@ -52,7 +54,8 @@ extension Implementation where App == StopwatchApp {
         handlers: ScreenHandler<StopwatchView, StopwatchIntent>(screen),
         TimerHandler(clock: environment.clock), executor: environment.executor)
       return IOLoopDriver<StopwatchApp>(
-        screen: screen, begin: main.start, intent: { main.send(IOInput($0, nil)) },
+        screen: screen, begin: main.start,
+        intent: { main.send($0, from: ScreenIO<StopwatchView, StopwatchIntent>.self) },
         currentView: { main.state.view }, end: main.stop)
     }
   }
@@ -71,7 +74,7 @@ extension Implementation where App == WeatherApp {
         DebounceHandler(clock: environment.clock), SearchHandler(service: environment.service),
         ForecastHandler(service: environment.service), executor: environment.executor)
       return IOLoopDriver<WeatherApp>(
-        screen: screen, begin: main.start, intent: { main.send(IOInput($0, nil, nil, nil)) },
+        screen: screen, begin: main.start, intent: { main.send($0, from: IOWeather.Screen.self) },
         currentView: { main.state.view }, end: main.stop)
     }
   }
@@ -114,7 +117,7 @@ public final class IOLoopTally: TallySubject {
   }
 
   public func send(_ action: TallyAction, times: Int) {
-    for _ in 0..<times { main.send(IOInput(action)) }
+    for _ in 0..<times { main.send(action, from: ScreenIO<TallyState, TallyAction>.self) }
   }
 
   public var state: TallyState { main.state.tally }
@@ -166,10 +169,10 @@ final class IOTodosDriver: AppDriver, Sendable {
     }
   }
 
-  func send(_ intent: TodosIntent) { main.send(IOTodos.Input(intent, nil, nil, nil)) }
+  func send(_ intent: TodosIntent) { main.send(intent, from: TodosIntentIO.self) }
   /// An intent sent through a row's scope: the row program's input, tagged with its id.
   func send(_ intent: TodoRowIntent, to id: Int) {
-    main.send(IOTodos.Input(nil, IOTodos.Rows.Input(id: id, input: IOInput(intent)), nil, nil))
+    main.send(IOTodos.Rows.Input(id: id, input: IOInput(intent)), from: IOTodos.Rows.self)
   }
   var view: TodosView { get async { main.state.view } }
   func idle() async {}  // all work runs on environment.executor, which the kit watches
@@ -234,7 +237,7 @@ final class IOShellDriver: AppDriver, Sendable {
     main.observe({ $0.childView(tab) }, observer)
   }
 
-  func send(_ intent: ShellIntent) { main.send(IOShell.Input(intent, nil, nil, nil)) }
+  func send(_ intent: ShellIntent) { main.send(intent, from: ShellIntentIO.self) }
   /// An intent sent through a child's scope is the shell's intent for that child.
   func send(_ intent: ShellIntent, to tab: ShellTab) {
     switch (tab, intent) {

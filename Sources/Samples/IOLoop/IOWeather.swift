@@ -149,16 +149,13 @@ public struct IOWeather: PureApp, Equatable {
     default:
       return (self, .none)
     }
-    let render = next.render(after: self)
-    return (next, Outputs(render, debounce, search, forecast))
+    return (next, Outputs(next.render(after: self), debounce, search, forecast))
   }
 
-  /// The view to show after `before`: none when it did not change. The views are built only
-  /// when the state changed.
+  /// The view to show after `before`: none when the state did not change. (The screen does not
+  /// show a view equal to the one it shows already.)
   private func render(after before: IOWeather) -> [WeatherView] {
-    guard self != before else { return [] }
-    let shown = view
-    return shown == before.view ? [] : [shown]
+    self == before ? [] : [view]
   }
 
   /// Back to an empty query, as `queryChanged("")` does, with no place selected and any

@@ -72,7 +72,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
   /// Cancels every run filed under a child's namespace (a removed row's).
   func cancel(namespace: AnyWorkID) {
     host?.cancelAll { key in
-      if case .id(let id) = key, let scoped = id.base.base as? ScopedKey {
+      if case .id(let id) = key, let scoped = id.value(as: ScopedKey.self) {
         scoped.namespace == namespace
       } else {
         false

@@ -29,19 +29,18 @@ public protocol IOHandler<IO>: Sendable {
   /// Handles one output.
   func handle(_ output: IO.Output, context: IOContext<IO>)
 
-  /// Hands each output of `list`, an `[IO.Output]`, to ``handle(_:context:)``. The runtime calls
-  /// it; the default implementation is the only one (it is a requirement so that it is compiled
-  /// for each handler type, where its types are known).
-  func _handle(list: any Sendable, route: IORouteSeed)
+  /// Hands each output of `list`, of this handler's IO type, to ``handle(_:context:)``. The
+  /// runtime calls it; the default implementation is the only one (it is a requirement so that
+  /// it is compiled for each handler type, where its types are known).
+  func _handle(list: _IOOutputList, route: IORouteSeed)
 }
 
 extension IOHandler {
   // Always inlined, so that each handler type's witness is this code compiled for that type.
   @inlinable @inline(__always)
-  public func _handle(list: any Sendable, route: IORouteSeed) {
-    guard let outputs = list as? [IO.Output] else { return }
+  public func _handle(list: _IOOutputList, route: IORouteSeed) {
     let context = IOContext<IO>(route: IORoute(seed: route))
-    for output in outputs { handle(output, context: context) }
+    for output in list._outputs(of: IO.Output.self) { handle(output, context: context) }
   }
 }
 
@@ -119,6 +118,7 @@ public struct IOContext<IO: IOType>: Sendable {
   ///     cancelled.
   ///   - lifetime: `.finite` (the default) or `.untilCancelled`, for a timer.
   ///   - operation: The work; `send` feeds inputs back.
+  @inlinable
   public func run(
     id: (any Hashable & Sendable)? = nil, lifetime: IOLifetime = .finite,
     _ operation: @escaping @Sendable (IOSender<IO>) async -> Void
@@ -132,6 +132,7 @@ public struct IOContext<IO: IOType>: Sendable {
 
   /// Cancels the running work with `id` (of this IO type and scope), if any, and drops its
   /// later inputs.
+  @inlinable
   public func cancel(id: some Hashable & Sendable) {
     guard let id = route.workID(id) else { return }
     route.host?.cancelRun(slot: route.slot, id: id)
@@ -143,7 +144,7 @@ public struct IOContext<IO: IOType>: Sendable {
   public func cancelAll() {
     let scope = route.scope
     route.host?.cancelRuns(slot: route.slot) { id in
-      guard let scoped = id.base.base as? ScopedWorkID else { return scope.isEmpty }
+      guard let scoped = id.value(as: ScopedWorkID.self) else { return scope.isEmpty }
       return scoped.scope.starts(with: scope)
     }
   }
@@ -240,6 +241,7 @@ struct IORoute<IO: IOType>: Sendable {
 
   /// The id work is filed under: `id` as is outside any scope; inside one, `id` (or a fresh
   /// serial number for anonymous work, so a scope can cancel it) under the scope.
+  @usableFromInline
   func workID(_ id: (any Hashable & Sendable)?) -> AnyWorkID? {
     if scope.isEmpty { return id.map { AnyWorkID($0) } }
     let within =
@@ -293,12 +295,13 @@ public struct IOSender<IO: IOType>: Sendable {
 /// }
 /// ```
 public struct IOInputSender<IO: IOType>: Sendable {
-  let route: IORoute<IO>
-  private let drops = DropCount()
+  @usableFromInline let route: IORoute<IO>
+  @usableFromInline let drops = DropCount()
 
   init(route: IORoute<IO>) { self.route = route }
 
   /// Queues `input` for the app; when the program is gone or stopped, counts it as dropped.
+  @inlinable
   @discardableResult
   public func callAsFunction(_ input: IO.Input) -> IODelivery {
     if route.deliver(input, from: nil) { return .queued }
@@ -314,6 +317,9 @@ public struct IOInputSender<IO: IOType>: Sendable {
 }
 
 /// A count shared by a sender's copies.
+@usableFromInline
 final class DropCount: Sendable {
-  let value = Atomic<Int>(0)
+  @usableFromInline let value = Atomic<Int>(0)
+
+  @usableFromInline init() {}
 }

@@ -35,15 +35,80 @@
 ///   if case .loaded(let count)? = storage { … }
 /// }
 /// ```
-public struct IOInput<each IO: IOType>: Sendable {
-  /// One optional per IO type, in the order the app lists them; exactly one is set.
-  public let values: (repeat (each IO).Input?)
+public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
+  // Erased: the input and its IO type's index. A tuple of the pack's optionals, stored, would
+  // be copied and destroyed through generic code that asks for the metadata of every element's
+  // optional each time (Swift 6.3 does so even in specialized code): thousands of instructions
+  // per input in the program's queue. Erased, an input crosses the runtime as an index and an
+  // existential; the tuple is built only when the app reads ``values``.
+  @usableFromInline let slot: Int
+  @usableFromInline let payload: any Sendable
 
-  /// An input from the IO type whose element is set. Exactly one element should be set.
+  /// One optional per IO type, in the order the app lists them; exactly one is set.
+  @inlinable
+  public var values: (repeat (each IO).Input?) {
+    var index = 0
+    return (repeat inputElement((each IO).self, slot: slot, payload: payload, index: &index))
+  }
+
+  /// An input from the IO type whose element is set. Exactly one element should be set; if
+  /// more are, the first one is the input.
   @inlinable
   public init(_ values: repeat consuming (each IO).Input?) {
-    self.values = (repeat each values)
+    var slot = -1
+    var payload: any Sendable = ()
+    var index = 0
+    repeat noteInput(each values, slot: &slot, payload: &payload, index: &index)
+    self.init(slot: slot, payload: payload)
   }
+
+  /// The input `payload` of the IO type at `slot`; the caller knows it has that type.
+  @inlinable
+  init(slot: Int, payload: any Sendable) {
+    self.slot = slot
+    self.payload = payload
+  }
+
+  /// The optionals, one per IO type, as a test's diff shows them.
+  public var customMirror: Mirror { Mirror(self, unlabeledChildren: [values]) }
+}
+
+/// Notes `value`, the element at `index` of an input being made, if it is the first one set.
+/// Advances `index`.
+@inlinable
+func noteInput<Input: Sendable>(
+  _ value: consuming Input?, slot: inout Int, payload: inout any Sendable, index: inout Int
+) {
+  defer { index += 1 }
+  switch value {
+  case .some(let value):
+    if slot < 0 {
+      slot = index
+      payload = value
+    }
+  case .none: break
+  }
+}
+
+/// The element of an input for `IO` at `index`: `payload` if `index` is `slot`, the index of
+/// the input's IO type. Advances `index`.
+@inlinable
+func inputElement<IO: IOType>(
+  _: IO.Type, slot: Int, payload: any Sendable, index: inout Int
+) -> IO.Input? {
+  defer { index += 1 }
+  guard index == slot else { return nil }
+  return unwrapped(payload, as: IO.Input.self)
+}
+
+/// `value`, opened from its existential, as `Value`: an input filed under its IO type's slot
+/// has that IO type's input type. When that type is `Value` itself, no dynamic cast (those cost
+/// hundreds of instructions, on every step); when `Value` is an existential (an IO type whose
+/// input is `any Error`), the opened value is its content, cast back.
+@inlinable @inline(__always)
+func unwrapped<Opened, Value>(_ value: Opened, as _: Value.Type) -> Value {
+  if Opened.self == Value.self { return unsafeBitCast(value, to: Value.self) }
+  return value as! Value
 }
 
 /// The outputs of one step, one list per IO type: each list goes only to its handler.
@@ -60,9 +125,9 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
   // lists would be copied and destroyed through slow generic code (Swift 6.3 asks for its
   // elements' metadata every time, even in specialized code). The first two are kept inline,
   // so the usual step, with outputs for one or two IO types, allocates nothing more.
-  @usableFromInline let first: IOOutputList?
-  @usableFromInline let second: IOOutputList?
-  @usableFromInline let rest: [IOOutputList]
+  @usableFromInline let first: _IOOutputList?
+  @usableFromInline let second: _IOOutputList?
+  @usableFromInline let rest: [_IOOutputList]
 
   /// How many outputs there are, over all IO types.
   public let count: Int
@@ -75,8 +140,8 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
 
   /// The lists that are not empty, in IO type order.
   @inlinable
-  var lists: [IOOutputList] {
-    var lists: [IOOutputList] = []
+  var lists: [_IOOutputList] {
+    var lists: [_IOOutputList] = []
     forEachList { lists.append($0) }
     return lists
   }
@@ -84,29 +149,45 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
   /// Outputs for each IO type, in the order the app lists them.
   @inlinable
   public init(_ values: repeat [(each IO).Output]) {
-    var count = 0
-    var first: IOOutputList?
-    var second: IOOutputList?
-    var rest: [IOOutputList] = []
-    var slot = 0
-    for list in repeat each values {
-      if !list.isEmpty {
-        count += list.count
-        let entry = IOOutputList(slot: slot, list: list)
-        if first == nil {
-          first = entry
-        } else if second == nil {
-          second = entry
-        } else {
-          rest.append(entry)
-        }
+    var lists = Lists()
+    repeat lists.append(each values)
+    first = lists.first
+    second = lists.second
+    rest = lists.rest
+    count = lists.count
+  }
+
+  /// The lists of a step as its outputs are made, IO type by IO type.
+  @usableFromInline
+  struct Lists {
+    @usableFromInline var first: _IOOutputList?
+    @usableFromInline var second: _IOOutputList?
+    @usableFromInline var rest: [_IOOutputList] = []
+    @usableFromInline var count = 0
+    @usableFromInline var slot = 0
+
+    @inlinable init() {}
+
+    /// Adds the list of the next IO type. A function of its own, generic over the output type:
+    /// the list is then an array of a type parameter, not an element of the pack, and Swift
+    /// reads it without looking up the array type's metadata.
+    @inlinable
+    mutating func append<Output: Sendable>(_ list: [Output]) {
+      defer { slot += 1 }
+      // `count`, not `isEmpty`: an array's `isEmpty` is `Collection`'s, called through its
+      // witness table here.
+      let size = list.count
+      guard size > 0 else { return }
+      count += size
+      let entry = _IOOutputList(slot: slot, list: list)
+      if first == nil {
+        first = entry
+      } else if second == nil {
+        second = entry
+      } else {
+        rest.append(entry)
       }
-      slot += 1
     }
-    self.first = first
-    self.second = second
-    self.rest = rest
-    self.count = count
   }
 
   @inlinable
@@ -119,7 +200,7 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
 
   /// Calls `body` with each list that is not empty, in IO type order.
   @inlinable
-  func forEachList(_ body: (IOOutputList) -> Void) {
+  func forEachList(_ body: (_IOOutputList) -> Void) {
     guard let first else { return }
     body(first)
     guard let second else { return }
@@ -139,26 +220,49 @@ public struct IOOutputs<each IO: IOType>: Sendable, CustomReflectable {
   public var customMirror: Mirror { Mirror(self, unlabeledChildren: [values]) }
 }
 
-/// One IO type's outputs of a step: its index in the app's IO types and its `[Output]`.
-@usableFromInline
-struct IOOutputList: Sendable {
+/// One IO type's outputs of a step, its `[Output]` with the type erased, and the index of the
+/// IO type among the app's: how the runtime hands a list to the handler of that IO type (see
+/// ``IOHandler/_handle(list:route:)``).
+public struct _IOOutputList: @unchecked Sendable {
+  /// The index of the IO type among the app's.
   @usableFromInline let slot: Int
-  @usableFromInline let list: any Sendable
+  #if _runtime(_ObjC)
+    @usableFromInline let storage: any Sendable
+  #else
+    // An array is one reference to its buffer. Kept as that reference, a list is stored and
+    // read back without asking for the array type's metadata, which a pack's element types
+    // make a lookup each time. (Only outputs lists made here are stored: `Sendable` elements.)
+    @usableFromInline let storage: AnyObject
+  #endif
 
   @inlinable
-  init(slot: Int, list: any Sendable) {
+  init<Output: Sendable>(slot: Int, list: [Output]) {
     self.slot = slot
-    self.list = list
+    #if _runtime(_ObjC)
+      storage = list
+    #else
+      storage = unsafeBitCast(list, to: AnyObject.self)
+    #endif
+  }
+
+  /// The list, typed. `Output` must be the type the list was made with, which the slot says.
+  @inlinable
+  public func _outputs<Output>(of _: Output.Type) -> [Output] {
+    #if _runtime(_ObjC)
+      storage as? [Output] ?? []
+    #else
+      unsafeBitCast(storage, to: [Output].self)
+    #endif
   }
 }
 
 /// The list of `IO` at `index` among `lists`, empty if it has none. Advances `index`.
-func outputList<IO: IOType>(_: IO.Type, in lists: [IOOutputList], index: inout Int)
+func outputList<IO: IOType>(_: IO.Type, in lists: [_IOOutputList], index: inout Int)
   -> [IO.Output]
 {
   defer { index += 1 }
   let slot = index
-  return lists.first { $0.slot == slot }?.list as? [IO.Output] ?? []
+  return lists.first { $0.slot == slot }?._outputs(of: IO.Output.self) ?? []
 }
 
 /// A pure app, SimpleFunctional's top-level function split in two: where it starts, and how

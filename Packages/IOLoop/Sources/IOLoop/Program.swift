@@ -82,6 +82,45 @@ where
   @inlinable
   public func send(_ input: App.Input) { runtime.send(input) }
 
+  /// Sends `input`, an input of the IO type `io`, from outside the handlers: like
+  /// ``send(_:)`` with an ``IOInput`` whose element for `io` is set, without building one (the
+  /// cheaper way for a screen's intents).
+  ///
+  /// ```swift
+  /// main.send(.increment, from: ScreenIO<CounterView, CounterIntent>.self)
+  /// ```
+  ///
+  /// - Precondition: `io` is one of the program's IO types (if it is listed twice, the first).
+  @inlinable
+  public func send<IO: IOType>(_ input: IO.Input, from io: IO.Type) {
+    _ = runtime.submit(slot: slot(of: io), value: input)
+  }
+
+  /// The index of `io` among the program's IO types.
+  @usableFromInline
+  func slot<IO: IOType>(of io: IO.Type) -> Int {
+    var slot = -1
+    var index = 0
+    repeat noteSlot((each Handler).IO.self, of: io, slot: &slot, index: &index)
+    precondition(slot >= 0, "\(IO.self) is not an IO type of this program")
+    return slot
+  }
+
+  /// A sender of inputs of the IO type `io`, to keep and call later from any thread (a screen's
+  /// buttons, a command line): typed by the IO type instead of a position in an ``IOInput``.
+  /// Like a handler's ``IOContext/sender``, it holds the program weakly, and counts the inputs
+  /// it could not deliver once the program is stopped or released.
+  ///
+  /// ```swift
+  /// let intents = main.sender(for: ScreenIO<CounterView, CounterIntent>.self)
+  /// intents(.increment)  // as main.send(IOInput(.increment, nil, nil))
+  /// ```
+  ///
+  /// - Precondition: `io` is one of the program's IO types (if it is listed twice, the first).
+  public func sender<IO: IOType>(for io: IO.Type) -> IOInputSender<IO> {
+    IOInputSender(route: IORoute(host: runtime, slot: slot(of: io), embed: nil, scope: []))
+  }
+
   /// Stops the program: running work is cancelled and what it sends later dropped, queued
   /// inputs are discarded, later inputs ignored.
   ///
@@ -251,17 +290,53 @@ where
   ///
   /// - Complexity: O(1) plus the app's step and its outputs' handling.
   @inlinable
-  func send(_ input: App.Input) {
+  func send(_ input: App.Input) { _ = submit(slot: input.slot, value: input.payload) }
+
+  /// Handles `value`, the input of the IO type at `slot`, at once when the program is idle, or
+  /// queues it. Returns whether it was taken (not after stop).
+  @inlinable
+  func submit<Value: Sendable>(slot: Int, value: Value) -> Bool {
     core.lock()
     let locked = core.value
-    if locked.pointee.phase.isStopped { return core.unlock() }
+    if locked.pointee.phase.isStopped {
+      core.unlock()
+      return false
+    }
     if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.sent(input))
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: nil))
       core.unlock()
       if mustDrain { drain() }
-      return
+      return true
     }
-    let outputs = locked.pointee.step(input)
+    stepLocked(slot: slot, value: value)
+    return true
+  }
+
+  /// ``submit(slot:value:)`` for an input from `run`: taken only while the run is live.
+  @inlinable
+  func submit(slot: Int, value: any Sendable, from run: Run<OwnedWorkID>) -> Bool {
+    core.lock()
+    let locked = core.value
+    if !locked.pointee.isLive(run) {
+      core.unlock()
+      return false
+    }
+    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: run))
+      core.unlock()
+      if mustDrain { drain() }
+      return true
+    }
+    stepLocked(slot: slot, value: value)
+    return true
+  }
+
+  /// Handles an input at once, called under the lock while the program runs and nobody drains:
+  /// this caller claims the drain, with no queue in between. Unlocks.
+  @inlinable
+  func stepLocked<Value: Sendable>(slot: Int, value: Value) {
+    let locked = core.value
+    let outputs = locked.pointee.step(App.Input(slot: slot, payload: value))
     if outputs.isEmpty, locked.pointee.subscribers.isEmpty { return core.unlock() }
     // Observers or outputs: claim the drain, call them outside the lock, then hand over to
     // `drain` for whatever they or other threads sent meanwhile.
@@ -368,14 +443,8 @@ where
         }
         continue
       case .input(let slot, let value, _):
-        guard let typed = App.Input(erasing: value, at: slot) else {
-          core.unlock()
-          continue
-        }
-        input = typed
-      case .sent(let boxed):
-        // Boxed by `send` itself, from an `App.Input`.
-        input = boxed as! App.Input
+        // Queued by a route of the IO type at `slot`, or by `send`: `value` is its input.
+        input = App.Input(slot: slot, payload: value)
       }
       let outputs = locked.pointee.step(input)
       let observers = locked.pointee.subscribers
@@ -410,7 +479,7 @@ where
   func handle(_ outputs: App.Outputs) {
     outputs.forEachList { entry in
       handlers[entry.slot]._handle(
-        list: entry.list, route: IORouteSeed(host: self, slot: entry.slot))
+        list: entry, route: IORouteSeed(host: self, slot: entry.slot))
     }
   }
 
@@ -424,13 +493,8 @@ where
   /// Queues `value`, the input of the IO type at `slot`, if `run` (when given) is live.
   @inlinable
   func deliver(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
-    let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
-      if let run, !core.isLive(run) { return (false, false) }
-      guard !core.phase.isStopped else { return (false, false) }
-      return (true, core.enqueue(.input(slot: slot, value: value, from: run)))
-    }
-    if mustDrain { drain() }
-    return isLive
+    if let run { return submit(slot: slot, value: value, from: run) }
+    return submit(slot: slot, value: value)
   }
 
   @usableFromInline
@@ -526,6 +590,14 @@ public final class Subscription: Sendable {
   public func cancel() {
     onCancel.withLock { $0.take() }?()
   }
+}
+
+/// Notes `index` as `slot` if `candidate` is `io` and no slot was found yet. Advances `index`.
+func noteSlot(
+  _ candidate: any IOType.Type, of io: any IOType.Type, slot: inout Int, index: inout Int
+) {
+  if slot < 0, ObjectIdentifier(candidate) == ObjectIdentifier(io) { slot = index }
+  index += 1
 }
 
 /// A program's `IOHost` entry points, made where its types are known.

@@ -63,7 +63,7 @@ extension Dispatcher {
     let plan = plan
     let list = AnyWorkID(transformState)
     let departures = Departures<BigState> { whole, scope in
-      guard let element = scope.first?.base.base as? Element<ID>, element.list == list else {
+      guard let element = scope.first?.value(as: Element<ID>.self), element.list == list else {
         return false
       }
       return !whole[keyPath: transformState].contains(id: element.id)
@@ -156,7 +156,7 @@ package struct ScopedWorkID: Hashable, Sendable {
   func lies(in scope: [AnyWorkID]) -> Bool { self.scope.starts(with: scope) }
 
   /// The scope of `id` when it is filed under a part.
-  static func scope(of id: AnyWorkID) -> [AnyWorkID]? { (id.base.base as? ScopedWorkID)?.scope }
+  static func scope(of id: AnyWorkID) -> [AnyWorkID]? { id.value(as: ScopedWorkID.self)?.scope }
 }
 
 /// The scope of one element of a lifted list.
@@ -228,7 +228,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       let number = Unnamed.next.wrappingAdd(1, ordering: .relaxed).newValue
       return AnyWorkID(ScopedWorkID(scope: [scope], id: AnyWorkID(Unnamed(number: number))))
     }
-    if let inner = id.base.base as? ScopedWorkID {
+    if let inner = id.value(as: ScopedWorkID.self) {
       return AnyWorkID(ScopedWorkID(scope: [scope] + inner.scope, id: inner.id))
     }
     return AnyWorkID(ScopedWorkID(scope: [scope], id: id))
@@ -273,6 +273,6 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
 extension AnyWorkID {
   /// The id as its part named it, without the scopes it was filed under.
   package var unscoped: AnyHashable {
-    (base.base as? ScopedWorkID)?.id.base ?? base
+    value(as: ScopedWorkID.self)?.id.anyHashable ?? anyHashable
   }
 }

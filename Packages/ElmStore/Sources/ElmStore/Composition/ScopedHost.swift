@@ -78,7 +78,7 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
       return
     }
     parent?.cancelAll { key in
-      guard case .id(let id) = key, let scoped = id.base.base as? ScopedKey,
+      guard case .id(let id) = key, let scoped = id.value(as: ScopedKey.self),
         scoped.namespace == namespace
       else { return false }
       return matches(scoped.inner)

@@ -94,9 +94,9 @@ where
       let slot = entry.slot
       // The element at `slot` is this IO type's: the input the child's own program would get.
       let seed = route.seed(scope: route.scope + [AnyWorkID(ChildSlot(index: slot))]) {
-        Child.Input(erasing: $0, at: slot).unsafelyUnwrapped
+        Child.Input(slot: slot, payload: $0)
       }
-      handlers[slot]._handle(list: entry.list, route: seed)
+      handlers[slot]._handle(list: entry, route: seed)
     }
   }
 }
@@ -140,32 +140,6 @@ where
 /// The scope of one IO type of a child program.
 struct ChildSlot: Hashable, Sendable {
   let index: Int
-}
-
-extension IOInput {
-  /// The input whose element at `slot` is `value`, or `nil` if `value` is not that element's
-  /// type.
-  @inlinable
-  init?(erasing value: any Sendable, at slot: Int) {
-    var index = 0
-    var isMatched = false
-    self.init(
-      repeat matchingElement(
-        (each IO).self, value: value, slot: slot, index: &index, isMatched: &isMatched))
-    if !isMatched { return nil }
-  }
-}
-
-/// The element at `index` of an input: `value` if `index` is `slot` and `value` has the IO
-/// type's input type, `nil` otherwise. Advances `index`.
-@inlinable
-func matchingElement<IO: IOType>(
-  _: IO.Type, value: any Sendable, slot: Int, index: inout Int, isMatched: inout Bool
-) -> IO.Input? {
-  defer { index += 1 }
-  guard index == slot, let typed = value as? IO.Input else { return nil }
-  isMatched = true
-  return typed
 }
 
 extension PureApp {

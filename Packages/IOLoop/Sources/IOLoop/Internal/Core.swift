@@ -17,12 +17,9 @@ protocol IOHost: AnyObject, Sendable {
 enum Message<State: Sendable>: Sendable {
   /// `start()`: hand the initial outputs to the handlers.
   case start
-  /// An input from a handler or its work: the index of its IO type and its input. Erased, so
-  /// that the queue never holds the app's input type, a pack that Swift copies through slow
-  /// generic code.
+  /// An input, from a handler, its work or outside: the index of its IO type and its input, as
+  /// an ``IOInput`` holds them.
   case input(slot: Int, value: any Sendable, from: Run<OwnedWorkID>?)
-  /// An input sent from outside while the queue was busy, boxed.
-  case sent(any Sendable)
   /// `observe`: the observer joins, and is called with the state now, in queue order.
   case subscribe(Subscriber<State>)
 }

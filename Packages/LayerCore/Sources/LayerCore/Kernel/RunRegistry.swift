@@ -25,14 +25,59 @@ package struct Run<ID: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// A user's work id with its type erased, for runtimes whose ids have many types.
+///
+/// Two ids are equal when they have the same type and are equal as that type (unlike
+/// `AnyHashable`, `1 as Int` and `1 as Int8` differ). Not an `AnyHashable`: that one compares
+/// through dynamic casts and optional metadata lookups, hundreds of instructions each time a
+/// runtime files or finds work; this one hashes once, when made, and compares types by identity.
 @usableFromInline
-package struct AnyWorkID: Hashable, @unchecked Sendable {
-  // @unchecked: made only from `some Hashable & Sendable` (see `init`), so the erased value is
-  // Sendable; `AnyHashable` just cannot say so.
-  @usableFromInline package let base: AnyHashable
+package struct AnyWorkID: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let value: any Hashable & Sendable
+  @usableFromInline let hash: Int
 
   @inlinable
-  package init(_ id: some Hashable & Sendable) { base = AnyHashable(id) }
+  package init<ID: Hashable & Sendable>(_ id: ID) {
+    value = id
+    hash = id.hashValue
+  }
+
+  /// The id, if it has type `T`.
+  @inlinable
+  package func value<T: Hashable & Sendable>(as type: T.Type) -> T? {
+    self.value.cast(to: type)
+  }
+
+  @inlinable
+  package static func == (lhs: AnyWorkID, rhs: AnyWorkID) -> Bool {
+    lhs.hash == rhs.hash && lhs.value.isSame(as: rhs.value)
+  }
+
+  @inlinable
+  package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+  @usableFromInline package var description: String { String(describing: value) }
+
+  /// The id as an `AnyHashable`, for a test's report.
+  package var anyHashable: AnyHashable { value.asAnyHashable }
+}
+
+extension Hashable where Self: Sendable {
+  /// Whether `other` has this type and equals this value.
+  @inlinable
+  package func isSame(as other: any Hashable & Sendable) -> Bool {
+    guard let other = other.cast(to: Self.self) else { return false }
+    return self == other
+  }
+
+  /// This value in an `AnyHashable`.
+  package var asAnyHashable: AnyHashable { AnyHashable(self) }
+
+  /// This value as a `T`, if `T` is its type: a comparison of types, not a dynamic cast.
+  @inlinable
+  package func cast<T>(to _: T.Type) -> T? {
+    guard Self.self == T.self else { return nil }
+    return unsafeBitCast(self, to: T.self)
+  }
 }
 
 /// A work id filed under its owner (an IO type's slot, a machine's index), so two owners' ids

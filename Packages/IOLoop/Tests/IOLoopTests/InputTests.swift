@@ -1,0 +1,101 @@
+import IOLoop
+import Testing
+
+@Suite struct Inputs {
+  @Test func sendFromAnIOTypeIsTheInputWithThatElementSet() async {
+    let calls = Recorder<String>()
+    let main = makeMain(calls: calls)
+    main.start()
+    main.send(.increment, from: ViewIO.self)
+    main.send(IOInput(.increment, nil))
+    main.send(.echoed(7), from: WorkIO.self)
+    await main.idle()
+    #expect(main.state.count == 2)
+    #expect(main.state.results == [7])
+    #expect(calls.all == ["render(0)", "render(1)", "render(2)"])
+  }
+
+  @Test func aSenderForAnIOTypeDeliversThenCountsWhatItCouldNot() async {
+    var main: TallyMain? = makeMain()
+    let intents = main!.sender(for: ViewIO.self)
+    main!.start()
+    #expect(intents(.increment) == .queued)
+    #expect(intents(.increment) == .queued)
+    await main!.idle()
+    #expect(main!.state.count == 2)
+    #expect(intents.droppedCount == 0)
+
+    main!.stop()
+    #expect(intents(.increment) == .dropped)
+    main = nil
+    #expect(!intents.isConnected)
+    #expect(intents(.increment) == .dropped)
+    #expect(intents.droppedCount == 2)
+  }
+
+  @Test func theFirstElementSetIsTheInput() {
+    let input = IOInput<ViewIO, WorkIO>(.increment, .tick)
+    let (intent, work) = input.values
+    #expect(intent == .increment)
+    #expect(work == nil)
+    let none = IOInput<ViewIO, WorkIO>(nil, nil)
+    #expect(none.values == (nil, nil))
+  }
+
+  @Test func anInputWhoseTypeIsAnExistentialComesBackAsSent() async {
+    let main = Main(app: Failures.self, handlers: ProblemHandler(), ViewHandler(calls: Recorder()))
+    main.start()
+    main.send(Problem(code: 3), from: ProblemIO.self)
+    main.send(IOInput(Problem(code: 4), nil))
+    main.send(.increment, from: ViewIO.self)
+    await main.idle()
+    #expect(main.state.codes == [1, 3, 4])
+    #expect(main.state.count == 1)
+  }
+
+  @Test func aTestsDiffShowsTheOptionalsOfAnInput() {
+    let input = IOInput<ViewIO, WorkIO>(nil, .echoed(2))
+    let shown = String(describing: Mirror(reflecting: input).children.first!.value)
+    #expect(shown == "(nil, Optional(IOLoopTests.WorkIO.Input.echoed(2)))")
+  }
+}
+
+struct Problem: Error, Sendable {
+  let code: Int
+}
+
+/// An IO type whose input is an existential: what a handler reports is any error.
+enum ProblemIO: IOType {
+  enum Output: Sendable { case report(Int) }
+  typealias Input = any Error & Sendable
+}
+
+struct ProblemHandler: IOHandler {
+  typealias IO = ProblemIO
+
+  func handle(_ output: ProblemIO.Output, context: IOContext<ProblemIO>) {
+    guard case .report(let code) = output else { return }
+    context.send(Problem(code: code))
+  }
+}
+
+/// Records the codes of the problems it hears of; reports one at start.
+struct Failures: PureApp {
+  typealias Input = IOInput<ProblemIO, ViewIO>
+  typealias Outputs = IOOutputs<ProblemIO, ViewIO>
+
+  var codes: [Int] = []
+  var count = 0
+
+  static func start() -> (Failures, Outputs) { (Failures(), Outputs([.report(1)], [])) }
+
+  func run(input: Input) -> (Failures, Outputs) {
+    var next = self
+    switch input.values {
+    case (let problem?, _): next.codes.append((problem as? Problem)?.code ?? -1)
+    case (nil, .increment?): next.count += 1
+    default: break
+    }
+    return (next, .none)
+  }
+}
