@@ -64,7 +64,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
 
   /// The input `payload` of the IO type at `slot`; the caller knows it has that type.
   @inlinable
-  init(slot: Int, payload: any Sendable) {
+  init(slot: Int, payload: consuming any Sendable) {
     self.slot = slot
     self.payload = payload
   }

@@ -308,13 +308,13 @@ where
       if mustDrain { drain() }
       return true
     }
-    stepLocked(slot: slot, value: value)
+    stepLocked(App.Input(slot: slot, payload: value))
     return true
   }
 
   /// ``submit(slot:value:)`` for an input from `run`: taken only while the run is live.
   @inlinable
-  func submit(slot: Int, value: any Sendable, from run: Run<OwnedWorkID>) -> Bool {
+  func submit(slot: Int, value: consuming any Sendable, from run: Run<OwnedWorkID>) -> Bool {
     core.lock()
     let locked = core.value
     if !locked.pointee.isLive(run) {
@@ -327,16 +327,16 @@ where
       if mustDrain { drain() }
       return true
     }
-    stepLocked(slot: slot, value: value)
+    stepLocked(App.Input(slot: slot, payload: value))
     return true
   }
 
   /// Handles an input at once, called under the lock while the program runs and nobody drains:
   /// this caller claims the drain, with no queue in between. Unlocks.
   @inlinable
-  func stepLocked<Value: Sendable>(slot: Int, value: Value) {
+  func stepLocked(_ input: borrowing App.Input) {
     let locked = core.value
-    let outputs = locked.pointee.step(App.Input(slot: slot, payload: value))
+    let outputs = locked.pointee.step(input)
     if outputs.isEmpty, locked.pointee.subscribers.isEmpty { return core.unlock() }
     // Observers or outputs: claim the drain, call them outside the lock, then hand over to
     // `drain` for whatever they or other threads sent meanwhile.

@@ -53,7 +53,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// A mutating method, so the state is borrowed for the step, not copied: the app's own copy
   /// into its result is the only one.
   @inlinable
-  mutating func step(_ input: Input) -> State.Outputs {
+  mutating func step(_ input: borrowing Input) -> State.Outputs {
     let (next, outputs) = state.run(input: input)
     state = next
     return outputs

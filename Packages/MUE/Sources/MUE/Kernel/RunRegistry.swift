@@ -65,8 +65,12 @@ extension Hashable where Self: Sendable {
   /// Whether `other` has this type and equals this value.
   @inlinable
   package func isSame(as other: any Hashable & Sendable) -> Bool {
-    guard let other = other.cast(to: Self.self) else { return false }
-    return self == other
+    // Opened here, compared as this type: no optional of a type parameter (a metadata lookup
+    // each time in generic code).
+    func equals<Other: Hashable & Sendable>(_ other: Other) -> Bool {
+      Other.self == Self.self && self == unsafeBitCast(other, to: Self.self)
+    }
+    return equals(other)
   }
 
   /// This value in an `AnyHashable`.
