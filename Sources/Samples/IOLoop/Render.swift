@@ -7,14 +7,15 @@ public enum ScreenIO<View: Sendable, Intent: Sendable>: IOType {
   public typealias Input = Intent
 }
 
-/// Shows views by handing them to whoever watches the screen (the terminal, the kit).
-public struct ScreenHandler<View: Equatable & Sendable, Intent: Sendable>: IOHandler {
+/// Shows views by handing them to whoever watches the screen (the terminal, the kit). It only
+/// takes outputs: the intents come from outside, through `Main.send(_:from:)`.
+public struct ScreenHandler<View: Equatable & Sendable, Intent: Sendable>: IOOutputHandler {
   public typealias IO = ScreenIO<View, Intent>
   let screen: Screen<View>
 
   public init(_ screen: Screen<View>) { self.screen = screen }
 
-  public func handle(_ view: View, context: IOContext<IO>) { screen.show(view) }
+  public func handle(_ view: View) { screen.show(view) }
 }
 
 /// Where views go: set once whoever shows them is ready. A view equal to the one shown last is

@@ -44,6 +44,34 @@ extension IOHandler {
   }
 }
 
+/// A handler that only takes outputs and needs no context: a screen that shows views, a log.
+/// It never sends inputs back or starts work; its inputs, if any, come from outside the program
+/// (``Main/send(_:from:)``).
+///
+/// ```swift
+/// struct Printer: IOOutputHandler {
+///   typealias IO = ScreenIO
+///   func handle(_ text: String) { print(text) }
+/// }
+/// ```
+///
+/// Cheaper than an ``IOHandler`` that ignores its context, where the handler type is generic:
+/// no context is made for it.
+public protocol IOOutputHandler<IO>: IOHandler {
+  /// Handles one output.
+  func handle(_ output: IO.Output)
+}
+
+extension IOOutputHandler {
+  public func handle(_ output: IO.Output, context: IOContext<IO>) { handle(output) }
+
+  // Always inlined, so that each handler type's witness is this code compiled for that type.
+  @inlinable @inline(__always)
+  public func _handle(list: _IOOutputList, route: IORouteSeed) {
+    for output in list._outputs(of: IO.Output.self) { handle(output) }
+  }
+}
+
 /// Where a handler's context sends, before it is typed by the handler's IO type.
 public struct IORouteSeed: Sendable {
   @usableFromInline weak var host: (any IOHost)?

@@ -36,9 +36,10 @@ private enum Example {
     }
   }
 
-  struct Printer: IOHandler {
+  struct Printer: IOOutputHandler {
+    typealias IO = ViewIO
     let printed: Recorder<String>
-    func handle(_ text: String, context: IOContext<ViewIO>) { printed.append(text) }
+    func handle(_ text: String) { printed.append(text) }
   }
 
   struct Storage: IOHandler {
