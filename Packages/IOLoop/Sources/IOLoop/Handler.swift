@@ -49,8 +49,10 @@ extension IOHandler {
 /// (``Main/send(_:from:)``).
 ///
 /// ```swift
+/// enum ViewIO: IOType { typealias Output = String; typealias Input = Intent }
+///
 /// struct Printer: IOOutputHandler {
-///   typealias IO = ScreenIO
+///   typealias IO = ViewIO
 ///   func handle(_ text: String) { print(text) }
 /// }
 /// ```
