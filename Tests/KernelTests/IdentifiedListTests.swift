@@ -43,6 +43,40 @@ import Testing
     #expect(list.count == 32)
   }
 
+  @Test func walksFilterAndMapInListOrderAfterRemovalsAndALayoutAnew() {
+    var list = numbered(2_000)
+    for id in stride(from: 3, through: 2_000, by: 3) { list.remove(id: id) }
+    list.append(-1, id: 5_000)
+    var visited: [Int] = []
+    list.forEach { id, element in
+      #expect(id == element || (id == 5_000 && element == -1))
+      visited.append(id)
+    }
+    #expect(visited == list.ids)
+    #expect(list.ids { $0 % 2 == 0 } == list.ids.filter { list[id: $0]! % 2 == 0 })
+    #expect(list.map { id, element in id + element } == list.ids.map { list[id: $0]! + $0 })
+    // Most rows gone: laid out anew, the walk still follows the list's order.
+    list.removeAll { $0 > 10 }
+    #expect(list.values == [1, 2, 4, 5, 7, 8, 10, -1])
+    #expect(list.ids { $0 < 0 } == [5_000])
+    #expect(IdentifiedList<Int, Int>().ids { _ in true }.isEmpty)
+  }
+
+  @Test func aRowFollowedThroughItsSlotIsReportedOnlyWhenItChanged() {
+    var list = numbered(100)
+    var hint = SlotHint()
+    #expect(list.element(id: 40, ifChangedFrom: 40, hint: &hint) == nil)
+    #expect(list.element(id: 40, ifChangedFrom: 40, hint: &hint) == nil)
+    list[id: 40] = -40
+    #expect(list.element(id: 40, ifChangedFrom: 40, hint: &hint) == .some(-40))
+    list.remove(id: 40)
+    #expect(list.element(id: 40, ifChangedFrom: -40, hint: &hint) == .some(nil))
+    #expect(list.element(id: 40, ifChangedFrom: nil, hint: &hint) == nil)
+    list.append(4, id: 40)  // back, in another slot
+    #expect(list.element(id: 40, ifChangedFrom: nil, hint: &hint) == .some(4))
+    #expect(list.element(id: 40, ifChangedFrom: 4, hint: &hint) == nil)
+  }
+
   @Test func equalityIsAboutIdsAndElementsNotHistory() {
     // Same content, different slots: built in another order, then one moved to the end.
     var built = IdentifiedList<Int, Int>()

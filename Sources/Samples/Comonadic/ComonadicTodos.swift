@@ -90,9 +90,7 @@ public enum ComonadicTodos {
 
     /// The list as storage keeps it.
     public var records: [TodoRecord] {
-      rows.ids.compactMap { id in
-        rows[id: id].map { TodoRecord(id: id, title: $0.title, done: $0.done) }
-      }
+      rows.map { TodoRecord(id: $0, title: $1.title, done: $1.done) }
     }
   }
 
@@ -154,9 +152,8 @@ public enum ComonadicTodos {
   ) -> TodosView {
     guard state.isLoaded else { return .loading }
     let ids = state.rows.ids
-    let visible =
-      state.filter == .all
-      ? ids : ids.filter { state.filter.shows(done: state.rows[id: $0]?.done ?? false) }
+    let filter = state.filter
+    let visible = filter == .all ? ids : state.rows.ids { filter.shows(done: $0.done) }
     return TodosView(
       status: .ready, draft: state.draft, visibleIDs: visible,
       itemsLeftText: TodosApp.itemsLeftText(ids.count - state.doneCount), filter: state.filter,

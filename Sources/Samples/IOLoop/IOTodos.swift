@@ -120,17 +120,15 @@ public struct IOTodos: PureApp, Equatable {
 
   /// The list as storage keeps it.
   public var records: [TodoRecord] {
-    rows.ids.compactMap { id in
-      rows[id: id].map { TodoRecord(id: id, title: $0.title, done: $0.done) }
-    }
+    rows.map { TodoRecord(id: $0, title: $1.title, done: $1.done) }
   }
 
   // side-by-side: todos wiring
   public var view: TodosView {
     guard isLoaded else { return .loading }
     let ids = rows.ids
-    let visible =
-      filter == .all ? ids : ids.filter { filter.shows(done: rows[id: $0]?.done ?? false) }
+    let filter = self.filter
+    let visible = filter == .all ? ids : rows.ids { filter.shows(done: $0.done) }
     return TodosView(
       status: .ready, draft: draft, visibleIDs: visible,
       itemsLeftText: TodosApp.itemsLeftText(ids.count - doneCount), filter: filter,

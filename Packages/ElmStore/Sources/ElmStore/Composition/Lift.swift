@@ -6,6 +6,7 @@
 ///   lift(ElmCounter.update, state: \.counter, action: .counter),
 ///   lift(ElmStopwatch.update, state: \.stopwatch, action: .stopwatch))
 /// ```
+@inlinable
 public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: Sendable>(
   _ update: @escaping Update<ChildState, ChildAction>,
   state path: WritableKeyPath<ParentState, ChildState> & Sendable,
@@ -22,6 +23,7 @@ public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: S
 /// ignored.
 ///
 /// - Complexity: O(1) per action, whatever the length of the list.
+@inlinable
 public func lift<
   ParentState, ParentAction: Sendable, ID: Hashable & Sendable, ChildState: Sendable,
   ChildAction: Sendable
@@ -38,6 +40,7 @@ public func lift<
 }
 
 /// Updates run one after another on the same action, in order.
+@inlinable
 public func combine<State, Action>(_ updates: Update<State, Action>...) -> Update<State, Action> {
   { state, action in for update in updates { update(&state, action) } }
 }

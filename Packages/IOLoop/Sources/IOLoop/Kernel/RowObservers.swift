@@ -16,30 +16,44 @@
 /// draining the runtime (never two at once).
 @usableFromInline
 package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Sendable>: Sendable {
-  @usableFromInline
-  struct Entry {
-    @usableFromInline let token: Int
-    @usableFromInline let id: ID
-    @usableFromInline let notify: @Sendable (Row?) -> Void
-    /// The row this observer was last given; `nil` before it joined or once the row left.
-    @usableFromInline var last: Row?
-    @usableFromInline var joined = false
-
-    @inlinable
-    init(token: Int, id: ID, notify: @escaping @Sendable (Row?) -> Void) {
-      self.token = token
-      self.id = id
-      self.notify = notify
-    }
-  }
-
+  /// Every observer, in the order they were added, one array per field: the loop over them
+  /// after each step reads and writes fields in place, never copying an observer out.
   @usableFromInline
   struct Registry {
-    /// Every observer, in the order they were added.
-    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var tokens: [Int] = []
+    @usableFromInline var ids: [ID] = []
+    @usableFromInline var notifies: [@Sendable (Row?) -> Void] = []
+    /// The row each observer was last given; `nil` before it joined or once the row left.
+    @usableFromInline var lasts: [Row?] = []
+    @usableFromInline var joined: [Bool] = []
+    /// Where each row was found last time, to find it again without hashing its id.
+    @usableFromInline var hints: [SlotHint] = []
     @usableFromInline var lastToken = 0
 
     @inlinable init() {}
+
+    @inlinable
+    mutating func remove(at index: Int) {
+      tokens.remove(at: index)
+      ids.remove(at: index)
+      notifies.remove(at: index)
+      lasts.remove(at: index)
+      joined.remove(at: index)
+      hints.remove(at: index)
+    }
+  }
+
+  /// An observer to call, outside the lock, with its row.
+  @usableFromInline
+  struct Call {
+    @usableFromInline let notify: @Sendable (Row?) -> Void
+    @usableFromInline let row: Row?
+
+    @inlinable
+    init(notify: @escaping @Sendable (Row?) -> Void, row: Row?) {
+      self.notify = notify
+      self.row = row
+    }
   }
 
   @usableFromInline let registry = Lock(Registry())
@@ -51,7 +65,12 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
   package func add(_ id: ID, _ notify: @escaping @Sendable (Row?) -> Void) -> Int {
     registry.withLock { registry in
       registry.lastToken += 1
-      registry.entries.append(Entry(token: registry.lastToken, id: id, notify: notify))
+      registry.tokens.append(registry.lastToken)
+      registry.ids.append(id)
+      registry.notifies.append(notify)
+      registry.lasts.append(nil)
+      registry.joined.append(false)
+      registry.hints.append(SlotHint())
       return registry.lastToken
     }
   }
@@ -60,52 +79,59 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
   /// each change of that row `follow(_:)` finds. Does nothing if it was removed.
   @inlinable
   package func join(_ token: Int, _ list: IdentifiedList<ID, Row>) {
-    let joined = registry.withLock { registry -> Entry? in
-      guard let index = registry.entries.firstIndex(where: { $0.token == token }) else {
-        return nil
-      }
-      registry.entries[index].last = list[id: registry.entries[index].id]
-      registry.entries[index].joined = true
-      return registry.entries[index]
+    let call = registry.withLock { registry -> Call? in
+      guard let index = registry.tokens.firstIndex(of: token) else { return nil }
+      let row = list[id: registry.ids[index]]
+      registry.lasts[index] = row
+      registry.joined[index] = true
+      return Call(notify: registry.notifies[index], row: row)
     }
-    if let joined { joined.notify(joined.last) }
+    if let call { call.notify(call.row) }
   }
 
   /// Removes the observer `token`: it is not called again once this returns, except by a call
   /// already begun.
   @inlinable
   package func remove(_ token: Int) {
-    registry.withLock { registry in registry.entries.removeAll { $0.token == token } }
+    registry.withLock { registry in
+      if let index = registry.tokens.firstIndex(of: token) { registry.remove(at: index) }
+    }
   }
 
   /// Calls each joined observer whose row differs from the one it last saw.
   ///
-  /// - Complexity: O(observers): one lookup by id and one comparison each, whatever the length
-  ///   of the list.
+  /// - Complexity: O(observers): one comparison each, whatever the length of the list; the row
+  ///   is found in the slot it was in before, without hashing its id, unless the list was laid
+  ///   out again.
   @inlinable
   package func follow(_ list: IdentifiedList<ID, Row>) {
-    // Entries, not (closure, row) pairs: a closure taken out of its entry into a tuple is
-    // re-wrapped (one allocation per call). The first kept apart: the usual step changes one
-    // observed row, or none, and then this allocates nothing.
-    let (first, rest) = registry.withLock { registry -> (Entry?, [Entry]) in
-      var first: Entry?
-      var rest: [Entry] = []
-      for index in registry.entries.indices where registry.entries[index].joined {
-        let row = list[id: registry.entries[index].id]
-        guard row != registry.entries[index].last else { continue }
-        registry.entries[index].last = row
-        if first == nil {
-          first = registry.entries[index]
+    // The first call kept apart: the usual step changes one observed row, or none, and then
+    // this allocates nothing.
+    let (first, rest) = registry.withLock { registry -> (Call?, [Call]) in
+      var first: Call?
+      var rest: [Call] = []
+      var found = false
+      for index in registry.ids.indices where registry.joined[index] {
+        guard
+          let row = list.element(
+            id: registry.ids[index], ifChangedFrom: registry.lasts[index],
+            hint: &registry.hints[index])
+        else { continue }
+        registry.lasts[index] = row
+        let call = Call(notify: registry.notifies[index], row: row)
+        if !found {
+          found = true
+          first = call
         } else {
-          if rest.isEmpty { rest.reserveCapacity(registry.entries.endIndex - index) }
-          rest.append(registry.entries[index])
+          if rest.isEmpty { rest.reserveCapacity(registry.ids.endIndex - index) }
+          rest.append(call)
         }
       }
       return (first, rest)
     }
     guard let first else { return }
-    first.notify(first.last)
-    for entry in rest { entry.notify(entry.last) }
+    first.notify(first.row)
+    for call in rest { call.notify(call.row) }
   }
 }
 

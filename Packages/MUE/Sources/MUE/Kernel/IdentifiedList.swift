@@ -23,6 +23,9 @@ import Synchronization
 public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendable {
   /// The ids in list order.
   @inlinable public var ids: [ID] { order }
+  /// The ids in list order, which is also slot order: appends take the next slot, removals
+  /// leave theirs empty, and laying the list out again keeps the order. So walking the trees
+  /// slot by slot visits the elements in list order, with no lookup by id.
   @usableFromInline var order: [ID] = []
   /// Where each element lives: its slot in `elements`.
   @usableFromInline var slots = SlotIndex<ID>()
@@ -61,10 +64,70 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   public var values: [Element] {
     var values: [Element] = []
     values.reserveCapacity(order.count)
-    for id in order {
-      if let element = self[id: id] { values.append(element) }
-    }
+    forEach { _, element in values.append(element) }
     return values
+  }
+
+  /// Calls `body` with each id and element, in list order.
+  ///
+  /// - Complexity: O(n), without a lookup by id.
+  @inlinable
+  public func forEach(_ body: (ID, Element) throws -> Void) rethrows {
+    guard let root = elements.root, let idRoot = idsBySlot.root else { return }
+    try Self.walk(root, idRoot, level: elements.height, body)
+  }
+
+  /// Each id and element transformed, in list order.
+  ///
+  /// - Complexity: O(n), without a lookup by id.
+  @inlinable
+  public func map<T>(_ transform: (ID, Element) throws -> T) rethrows -> [T] {
+    var result: [T] = []
+    result.reserveCapacity(order.count)
+    try forEach { id, element in result.append(try transform(id, element)) }
+    return result
+  }
+
+  /// The ids of the elements that match, in list order: what a filtered screen shows.
+  ///
+  /// ```swift
+  /// let active = rows.ids { !$0.done }
+  /// ```
+  ///
+  /// - Complexity: O(n), without a lookup by id.
+  @inlinable
+  public func ids(where isIncluded: (Element) throws -> Bool) rethrows -> [ID] {
+    var ids: [ID] = []
+    try forEach { id, element in
+      if try isIncluded(element) { ids.append(id) }
+    }
+    return ids
+  }
+
+  /// Visits the slots below two nodes of the same shape, one of `elements` and one of
+  /// `idsBySlot`, in slot order.
+  @inlinable
+  static func walk(
+    _ node: SlotTree<Element>.Node, _ ids: SlotTree<ID>.Node, level: Int,
+    _ body: (ID, Element) throws -> Void
+  ) rethrows {
+    if level == 0 {
+      // Through buffers: an element is passed borrowed, not copied (retained) out of its array.
+      try node.elements.withUnsafeBufferPointer { elements in
+        try ids.elements.withUnsafeBufferPointer { ids in
+          for index in elements.indices {
+            switch elements[index] {
+            case .some(let element): try body(ids[index].unsafelyUnwrapped, element)
+            case .none: continue
+            }
+          }
+        }
+      }
+      return
+    }
+    for index in node.children.indices {
+      try walk(node.children[index], ids.children[index], level: level - 1, body)
+    }
   }
 
   /// The element with `id`; setting `nil` removes it.
@@ -183,6 +246,24 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 }
 
+/// Where an element of an ``IdentifiedList`` was last found: a slot, valid while the list keeps
+/// its layout (a slot holds one id for the life of a layout, or none once it was removed).
+@usableFromInline
+package struct SlotHint: Sendable {
+  @usableFromInline var layout: UInt64
+  @usableFromInline var slot: Int
+
+  @inlinable
+  init(layout: UInt64, slot: Int) {
+    self.layout = layout
+    self.slot = slot
+  }
+
+  /// A hint that matches no list: the first lookup is by id.
+  @inlinable
+  package init() { self.init(layout: 0, slot: 0) }
+}
+
 /// The last layout handed out (`IdentifiedList.layout`).
 private let layouts = Atomic<UInt64>(0)
 
@@ -191,6 +272,59 @@ private let layouts = Atomic<UInt64>(0)
 func newLayout() -> UInt64 { layouts.add(1, ordering: .relaxed).newValue }
 
 extension IdentifiedList where Element: Equatable {
+  /// Whether the element in `slot` (which exists) equals `other`, compared where it is stored
+  /// rather than copied out; `nil` unless `slot` holds `id` (two copies of a list can give one
+  /// slot to different ids).
+  @inlinable
+  func isElement(_ slot: Int, id: ID, equalTo other: Element?) -> Bool? {
+    // Both trees have one shape; walked unretained, since the list holds every node on the
+    // path for as long as this runs.
+    var node = Unmanaged.passUnretained(elements.root.unsafelyUnwrapped)
+    var idNode = Unmanaged.passUnretained(idsBySlot.root.unsafelyUnwrapped)
+    var level = elements.height
+    let width = SlotTree<Element>.width
+    while level > 0 {
+      let index = (slot >> (SlotTree<Element>.bits * level)) & (width - 1)
+      node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
+      idNode = idNode._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
+      level -= 1
+    }
+    let index = slot & (width - 1)
+    guard idNode._withUnsafeGuaranteedRef({ $0.elements[index] == id }) else { return nil }
+    return node._withUnsafeGuaranteedRef { $0.elements }.withUnsafeBufferPointer { elements in
+      switch elements[index] {
+      case .none: return nil
+      case .some(let element):
+        guard let other else { return false }
+        return element == other
+      }
+    }
+  }
+
+  /// The element with `id` if it differs from `last` (`.some(nil)`: it is gone), or `nil` if it
+  /// does not; what an observer of one row asks after every change.
+  ///
+  /// The element is found through `hint` without hashing `id` while the list keeps its layout
+  /// (a slot that is not empty holds the id it was given for the life of a layout), and
+  /// compared where it is stored: an unchanged element is not copied. Otherwise it is looked
+  /// up by id, and `hint` updated.
+  @inlinable
+  package func element(id: ID, ifChangedFrom last: Element?, hint: inout SlotHint) -> Element?? {
+    if hint.layout == layout, hint.slot < elements.slotCount,
+      let same = isElement(hint.slot, id: id, equalTo: last)
+    {
+      return same ? nil : .some(elements[hint.slot])
+    }
+    let row: Element?
+    if let slot = slots[id] {
+      hint = SlotHint(layout: layout, slot: slot)
+      row = elements[slot]
+    } else {
+      row = nil
+    }
+    return row == last ? nil : .some(row)
+  }
+
   /// Calls `body` with the id and new element (`nil`: removed) of each element that differs
   /// between `old` and this list; an element moved within the list does not count.
   ///
@@ -301,8 +435,8 @@ struct SlotTree<Element: Sendable>: Sendable {
   /// The number of slots: the next slot to add.
   @usableFromInline var slotCount = 0
 
-  @usableFromInline static var bits: Int { 5 }
-  @usableFromInline static var width: Int { 1 << bits }
+  @inlinable static var bits: Int { 5 }
+  @inlinable static var width: Int { 1 << bits }
 
   @inlinable init() {}
 
