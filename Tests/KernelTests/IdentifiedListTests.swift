@@ -48,6 +48,7 @@ import Testing
     for id in stride(from: 3, through: 2_000, by: 3) { list.remove(id: id) }
     list.append(-1, id: 5_000)
     var visited: [Int] = []
+    // swift-format-ignore: ReplaceForEachWithForLoop
     list.forEach { id, element in
       #expect(id == element || (id == 5_000 && element == -1))
       visited.append(id)
