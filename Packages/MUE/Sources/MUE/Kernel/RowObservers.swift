@@ -22,7 +22,9 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
   struct Registry {
     @usableFromInline var tokens: [Int] = []
     @usableFromInline var ids: [ID] = []
-    @usableFromInline var notifies: [@Sendable (Row?) -> Void] = []
+    /// Each in a struct: a closure kept directly in an array is kept at the array's
+    /// abstraction, and taking it out re-wraps it (one allocation per call).
+    @usableFromInline var notifies: [Notify] = []
     /// The row each observer was last given; `nil` before it joined or once the row left.
     @usableFromInline var lasts: [Row?] = []
     @usableFromInline var joined: [Bool] = []
@@ -43,17 +45,29 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     }
   }
 
+  /// An observer's function.
+  @usableFromInline
+  struct Notify {
+    @usableFromInline let body: @Sendable (Row?) -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Row?) -> Void) { self.body = body }
+  }
+
   /// An observer to call, outside the lock, with its row.
   @usableFromInline
   struct Call {
-    @usableFromInline let notify: @Sendable (Row?) -> Void
+    @usableFromInline let notify: Notify
     @usableFromInline let row: Row?
 
     @inlinable
-    init(notify: @escaping @Sendable (Row?) -> Void, row: Row?) {
+    init(notify: Notify, row: Row?) {
       self.notify = notify
       self.row = row
     }
+
+    @inlinable
+    func callAsFunction() { notify.body(row) }
   }
 
   @usableFromInline let registry = Lock(Registry())
@@ -67,7 +81,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       registry.lastToken += 1
       registry.tokens.append(registry.lastToken)
       registry.ids.append(id)
-      registry.notifies.append(notify)
+      registry.notifies.append(Notify(notify))
       registry.lasts.append(nil)
       registry.joined.append(false)
       registry.hints.append(SlotHint())
@@ -86,7 +100,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       registry.joined[index] = true
       return Call(notify: registry.notifies[index], row: row)
     }
-    if let call { call.notify(call.row) }
+    if let call { call() }
   }
 
   /// Removes the observer `token`: it is not called again once this returns, except by a call
@@ -130,8 +144,8 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       return (first, rest)
     }
     guard let first else { return }
-    first.notify(first.row)
-    for call in rest { call.notify(call.row) }
+    first()
+    for call in rest { call() }
   }
 }
 
