@@ -276,7 +276,7 @@ extension IdentifiedList where Element: Equatable {
   /// rather than copied out; `nil` unless `slot` holds `id` (two copies of a list can give one
   /// slot to different ids).
   @inlinable
-  func isElement(_ slot: Int, id: ID, equalTo other: Element?) -> Bool? {
+  func isElement(_ slot: Int, id: ID, equalTo other: UnsafePointer<Element?>) -> Bool? {
     // Both trees have one shape; walked unretained, since the list holds every node on the
     // path for as long as this runs.
     var node = Unmanaged.passUnretained(elements.root.unsafelyUnwrapped)
@@ -292,24 +292,23 @@ extension IdentifiedList where Element: Equatable {
     let index = slot & (width - 1)
     guard idNode._withUnsafeGuaranteedRef({ $0.elements[index] == id }) else { return nil }
     return node._withUnsafeGuaranteedRef { $0.elements }.withUnsafeBufferPointer { elements in
-      switch elements[index] {
-      case .none: return nil
-      case .some(let element):
-        guard let other else { return false }
-        return element == other
-      }
+      let stored = elements.baseAddress.unsafelyUnwrapped + index
+      if stored.pointee == nil { return nil }
+      return SlotTree<Element>.isSame(stored, other)
     }
   }
 
-  /// The element with `id` if it differs from `last` (`.some(nil)`: it is gone), or `nil` if it
-  /// does not; what an observer of one row asks after every change.
+  /// The element with `id` if it differs from the one `last` points to (`.some(nil)`: it is
+  /// gone), or `nil` if it does not; what an observer of one row asks after every change.
   ///
   /// The element is found through `hint` without hashing `id` while the list keeps its layout
   /// (a slot that is not empty holds the id it was given for the life of a layout), and
   /// compared where it is stored: an unchanged element is not copied. Otherwise it is looked
   /// up by id, and `hint` updated.
   @inlinable
-  package func element(id: ID, ifChangedFrom last: Element?, hint: inout SlotHint) -> Element?? {
+  package func element(
+    id: ID, ifChangedFrom last: UnsafePointer<Element?>, hint: inout SlotHint
+  ) -> Element?? {
     if hint.layout == layout, hint.slot < elements.slotCount,
       let same = isElement(hint.slot, id: id, equalTo: last)
     {
@@ -322,7 +321,7 @@ extension IdentifiedList where Element: Equatable {
     } else {
       row = nil
     }
-    return row == last ? nil : .some(row)
+    return row == last.pointee ? nil : .some(row)
   }
 
   /// Calls `body` with the id and new element (`nil`: removed) of each element that differs
@@ -452,6 +451,45 @@ struct SlotTree<Element: Sendable>: Sendable {
     return node.elements[slot & (Self.width - 1)]
   }
 
+  /// Whether two stored elements are equal, compared where they are: bit for bit first (a
+  /// copy of a list shares every element it did not change, and an element copied out is the
+  /// same bits), then with `==`. So an unchanged element is never copied or compared field by
+  /// field; and, as with `Array`'s `==` on a shared buffer, an element is equal to an
+  /// identical copy of itself even if its `==` says otherwise (a NaN).
+  @inlinable
+  static func isSame(_ a: UnsafePointer<Element?>, _ b: UnsafePointer<Element?>) -> Bool
+  where Element: Equatable {
+    let left = UnsafeRawPointer(a)
+    let right = UnsafeRawPointer(b)
+    let size = MemoryLayout<Element?>.size
+    var offset = 0
+    var identical = true
+    while offset + 8 <= size {
+      if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        identical = false
+        break
+      }
+      offset += 8
+    }
+    while identical, offset < size {
+      if left.load(fromByteOffset: offset, as: UInt8.self)
+        != right.load(fromByteOffset: offset, as: UInt8.self)
+      {
+        identical = false
+      }
+      offset += 1
+    }
+    if identical { return true }
+    // Not identical (a changed element, or padding that differs): compared by value.
+    switch (a.pointee == nil, b.pointee == nil) {
+    case (true, true): return true
+    case (false, false): return a.pointee.unsafelyUnwrapped == b.pointee.unsafelyUnwrapped
+    default: return false
+    }
+  }
+
   /// Changes the element in `slot`, an existing slot or `slotCount` (which adds it).
   @inlinable
   mutating func modify<Result>(
@@ -561,10 +599,21 @@ struct SlotTree<Element: Sendable>: Sendable {
     ) where Element: Equatable {
       if node === other { return }
       if level == 0 {
-        for index in 0..<max(node.elements.count, other.elements.count) {
-          let mine = index < node.elements.count ? node.elements[index] : nil
-          let theirs = index < other.elements.count ? other.elements[index] : nil
-          if mine != theirs { body(base + index) }
+        node.elements.withUnsafeBufferPointer { mine in
+          other.elements.withUnsafeBufferPointer { theirs in
+            for index in 0..<max(mine.count, theirs.count) {
+              let differs =
+                switch (index < mine.count, index < theirs.count) {
+                case (true, true):
+                  !isSame(
+                    mine.baseAddress.unsafelyUnwrapped + index,
+                    theirs.baseAddress.unsafelyUnwrapped + index)
+                case (true, false): mine[index] != nil
+                default: theirs[index] != nil
+                }
+              if differs { body(base + index) }
+            }
+          }
         }
         return
       }
@@ -573,6 +622,9 @@ struct SlotTree<Element: Sendable>: Sendable {
         let start = base + index * span
         switch (index < node.children.count, index < other.children.count) {
         case (true, true):
+          // Shared children skipped here, not in the call: a call passes `body` along with
+          // whatever it captured.
+          if node.children[index] === other.children[index] { continue }
           forEachDifference(
             node.children[index], other.children[index], level: level - 1, base: start, body)
         case (true, false):
@@ -601,7 +653,17 @@ struct SlotTree<Element: Sendable>: Sendable {
     @inlinable
     func isEqual(to other: Node, level: Int) -> Bool where Element: Equatable {
       if self === other { return true }
-      if level == 0 { return elements == other.elements }
+      if level == 0 {
+        guard elements.count == other.elements.count else { return false }
+        return elements.withUnsafeBufferPointer { mine in
+          other.elements.withUnsafeBufferPointer { theirs in
+            mine.indices.allSatisfy {
+              SlotTree.isSame(
+                mine.baseAddress.unsafelyUnwrapped + $0, theirs.baseAddress.unsafelyUnwrapped + $0)
+            }
+          }
+        }
+      }
       guard children.count == other.children.count else { return false }
       for index in children.indices
       where !children[index].isEqual(to: other.children[index], level: level - 1) {

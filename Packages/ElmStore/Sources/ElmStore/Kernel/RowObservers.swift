@@ -126,11 +126,11 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       var rest: [Call] = []
       var found = false
       for index in registry.ids.indices where registry.joined[index] {
-        guard
-          let row = list.element(
-            id: registry.ids[index], ifChangedFrom: registry.lasts[index],
-            hint: &registry.hints[index])
-        else { continue }
+        // The last row compared where it is kept, not copied out.
+        let change = withUnsafePointer(to: &registry.lasts[index]) { last in
+          list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
+        }
+        guard let row = change else { continue }
         registry.lasts[index] = row
         let call = Call(notify: registry.notifies[index], row: row)
         if !found {

@@ -13,6 +13,7 @@ extension Layer {
   /// A new state costs this layer one comparison of the list with the last one it saw: when
   /// one row of 10,000 changed, it finds that row without looking at the others (see
   /// `IdentifiedList.forEachChange(from:)`), and only that row's machine hears of it.
+  @inlinable
   public static func forEach<
     ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable
   >(
@@ -20,11 +21,25 @@ extension Layer {
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
     event: @escaping @Sendable (ID, RowEvent) -> GlobalEvent
   ) -> Layer {
+    // The comparison of two lists is made here, in the caller's module, where the row type is
+    // known: it walks the trees specialized rather than through the row's metadata.
+    rowLayer(
+      list, machine: machine, event: event,
+      changes: { new, old, body in new.forEachChange(from: old, body) })
+  }
+
+  @usableFromInline
+  static func rowLayer<ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable>(
+    _ list: @escaping @Sendable (GlobalState) -> IdentifiedList<ID, Row>,
+    machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
+    event: @escaping @Sendable (ID, RowEvent) -> GlobalEvent,
+    changes: @escaping RowMachines<ID, Row, RowEvent>.Changes
+  ) -> Layer {
     Layer { wiring in
       let route = RowRoute(map: event, receive: wiring.receive)
       let rows = RowMachines<ID, Row, RowEvent>(
         machine: machine, sink: route.sink(for:), host: wiring.host, ids: wiring.ids,
-        tap: wiring.tap)
+        tap: wiring.tap, changes: changes)
       return LayerNode(deliver: { rows.follow(list($0)) }, start: {}, route: route)
     }
   }
@@ -57,9 +72,18 @@ final class RowRoute<ID: Sendable, RowEvent, GlobalEvent>: Sendable {
 ///
 /// `@unchecked Sendable`: the flow calls `start` and `follow` from its drain only, one call at a
 /// time (deliveries never overlap), and nothing else touches the table.
+@usableFromInline
 final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable>:
   @unchecked Sendable
 {
+  /// Calls its last argument with each row that differs between two lists, new then old
+  /// (`IdentifiedList.forEachChange(from:_:)`, made where the row type is known).
+  @usableFromInline
+  typealias Changes =
+    @Sendable (
+      IdentifiedList<ID, Row>, IdentifiedList<ID, Row>, (ID, Row?) -> Void
+    ) -> Void
+
   /// A row's wired machine and the ids its machines' work is filed under.
   struct Entry {
     let node: Node<Row>
@@ -71,14 +95,16 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   private let host: WeakHost
   private let ids: MachineIDs
   private let tap: (@Sendable (any Sendable) -> Void)?
+  private let changes: Changes
   private var current = IdentifiedList<ID, Row>()
   private var entries: [ID: Entry] = [:]
 
   init(
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
     sink: @escaping @Sendable (ID) -> Sink<RowEvent>, host: WeakHost, ids: MachineIDs,
-    tap: (@Sendable (any Sendable) -> Void)?
+    tap: (@Sendable (any Sendable) -> Void)?, changes: @escaping Changes
   ) {
+    self.changes = changes
     self.machine = machine
     self.sink = sink
     self.host = host
@@ -90,7 +116,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   func follow(_ list: IdentifiedList<ID, Row>) {
     let old = current
     current = list
-    list.forEachChange(from: old) { id, row in
+    changes(list, old) { id, row in
       guard let row else { return remove(id) }
       tap?(row)
       if let entry = entries[id] {
