@@ -81,6 +81,33 @@ import Testing
     #expect(change(4) == nil)
   }
 
+  @Test func aStampTellsWhetherAndWhereTheListChangedSince() {
+    var list = numbered(100)
+    let start = list.stamp
+    #expect(list.change(since: start) == .none)
+    list[id: 7] = -7
+    #expect(list.change(since: start) == .slot(6))
+    let afterOne = list.stamp
+    list.update(id: 9) { $0 = -9 }
+    #expect(list.change(since: afterOne) == .slot(8))
+    #expect(list.change(since: start) == .unknown)  // two changes since
+    var copy = list
+    copy[id: 1] = -1
+    #expect(list.change(since: copy.stamp) == .unknown)  // a copy's own change
+    #expect(copy.change(since: list.stamp) == .slot(0))
+    for change in [
+      { (list: inout IdentifiedList<Int, Int>) in list.append(0, id: 500) },
+      { list in list.remove(id: 3) },
+      { list in list.updateAll { $0 += 1 } },
+      { list in list.removeAll { $0 == 50 } },
+    ] {
+      let before = list.stamp
+      change(&list)
+      #expect(list.change(since: before) == .unknown)
+    }
+    #expect(list.change(since: 0) == .unknown)
+  }
+
   @Test func anUnchangedElementIsTheSameEvenIfItsEqualitySaysOtherwise() {
     // Compared bit for bit first, as Array's == compares a shared buffer: a NaN left alone is
     // no change, and a changed one is.

@@ -41,6 +41,27 @@ import Testing
     #expect(heard.all.count == 5)
   }
 
+  @Test func afterOneRowChangedInPlaceOnlyItsObserversLookAndRowsAddedLaterAreSeen() {
+    var list = IdentifiedList(0..<1_000, id: { $0 })
+    let (hub, heard, _) = observing([10, 900, 2_000], from: list)
+    hub.follow(list)  // the list the observers joined on
+    list[id: 900] = -900
+    hub.follow(list)
+    list.update(id: 10) { $0 = -10 }
+    hub.follow(list)
+    hub.follow(list)  // the same list: nothing
+    list.append(2_000, id: 2_000)
+    hub.follow(list)
+    list[id: 2_000] = -2_000
+    list[id: 10] = 10
+    hub.follow(list)
+    #expect(
+      heard.all == [
+        "10=10", "900=900", "2000=gone", "900=-900", "10=-10", "2000=2000", "10=10",
+        "2000=-2000",
+      ])
+  }
+
   @Test func aRowFoundAgainAfterItMovedOrTheListWasLaidOutAnewOrReplaced() {
     var list = IdentifiedList(0..<100, id: { $0 })
     let (hub, heard, _) = observing([10, 200], from: list)

@@ -40,6 +40,14 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// one, and copies keep it. Two lists with the same layout give each slot to the same id (or
   /// to none), so comparing their trees finds every added, removed and changed element.
   @usableFromInline var layout = newLayout()
+  /// A stamp no other value of any list has had: every change gives the list a new one, and
+  /// copies keep it, so two lists with the same stamp hold the same elements.
+  @usableFromInline var stamp = newLayout()
+  /// The stamp before the last change, when that change was to one element in place (`0`
+  /// otherwise), and that element's slot: what an observer that saw the list just before needs
+  /// to look at.
+  @usableFromInline var stampBefore: UInt64 = 0
+  @usableFromInline var changedSlot = 0
 
   public init() {}
 
@@ -146,6 +154,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
       }
       if let slot = slots[id] {
         elements.modify(slot) { $0 = newValue }
+        restamp(changing: slot)
       } else {
         append(newValue, id: id)
       }
@@ -168,6 +177,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     idsBySlot.modify(slot) { $0 = id }
     slots.insert(slot, for: id)
     order.append(id)
+    restamp(changing: nil)
     return true
   }
 
@@ -182,6 +192,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     idsBySlot.modify(slot) { $0 = nil }
     freeSlots += 1
     if let index = order.firstIndex(of: id) { order.remove(at: index) }
+    restamp(changing: nil)
     if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
   }
@@ -208,6 +219,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     }
     order.removeAll { gone.contains($0) }
     freeSlots += gone.count
+    restamp(changing: nil)
     if freeSlots > 32, freeSlots > order.count { compact() }
   }
 
@@ -219,6 +231,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     elements.modifyAll { element in
       if element != nil { change(&element!) }
     }
+    restamp(changing: nil)
   }
 
   /// Changes the element with `id` in place, without copying it; returns `nil` (and calls
@@ -232,7 +245,30 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     id: ID, _ change: (inout Element) throws -> Result
   ) rethrows -> Result? {
     guard let slot = slots[id] else { return nil }
+    defer { restamp(changing: slot) }
     return try elements.modify(slot) { try change(&$0!) }
+  }
+
+  /// Gives the list a new stamp after a change to the element in `slot` in place, or (`nil`)
+  /// any other change.
+  @inlinable
+  mutating func restamp(changing slot: Int?) {
+    if let slot {
+      stampBefore = stamp
+      changedSlot = slot
+    } else {
+      stampBefore = 0
+    }
+    stamp = newLayout()
+  }
+
+  /// How the list changed since it had `stamp`: not at all, in one element in place (its
+  /// slot), or in some other way (`nil`).
+  @inlinable
+  package func change(since stamp: UInt64) -> ChangeSince {
+    if stamp == self.stamp { return .none }
+    if stamp != 0, stamp == stampBefore { return .slot(changedSlot) }
+    return .unknown
   }
 
   /// Lays the elements out again in list order, without empty slots.
@@ -264,7 +300,19 @@ package struct SlotHint: Sendable {
   package init() { self.init(layout: 0, slot: 0) }
 }
 
-/// The last layout handed out (`IdentifiedList.layout`).
+/// How an ``IdentifiedList`` changed since a stamp it had.
+@usableFromInline
+package enum ChangeSince: Sendable, Equatable {
+  /// The same elements.
+  case none
+  /// One element changed in place, in this slot; the others, and which ids the list has, are
+  /// as they were.
+  case slot(Int)
+  /// Anything else: elements added or removed, several changed, or a stamp it never had.
+  case unknown
+}
+
+/// The last layout or stamp handed out (`IdentifiedList.layout`, `IdentifiedList.stamp`).
 private let layouts = Atomic<UInt64>(0)
 
 /// A layout no list has had.

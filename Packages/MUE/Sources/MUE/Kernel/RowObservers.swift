@@ -31,6 +31,8 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     /// Where each row was found last time, to find it again without hashing its id.
     @usableFromInline var hints: [SlotHint] = []
     @usableFromInline var lastToken = 0
+    /// The stamp of the list the observers were brought up to date with (`0`: none yet).
+    @usableFromInline var stamp: UInt64 = 0
 
     @inlinable init() {}
 
@@ -98,6 +100,8 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       let row = list[id: registry.ids[index]]
       registry.lasts[index] = row
       registry.joined[index] = true
+      // The others saw another list, maybe: the next step looks at every row.
+      registry.stamp = 0
       return Call(notify: registry.notifies[index], row: row)
     }
     if let call { call() }
@@ -114,9 +118,10 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
 
   /// Calls each joined observer whose row differs from the one it last saw.
   ///
-  /// - Complexity: O(observers): one comparison each, whatever the length of the list; the row
-  ///   is found in the slot it was in before, without hashing its id, unless the list was laid
-  ///   out again.
+  /// - Complexity: O(1) when the list did not change; O(observers) otherwise, and one
+  ///   comparison for each observer of a row that may have changed (of every row unless a
+  ///   single row changed in place), whatever the length of the list: the row is found in the
+  ///   slot it was in before, without hashing its id, unless the list was laid out again.
   @inlinable
   package func follow(_ list: IdentifiedList<ID, Row>) {
     // The first call kept apart: the usual step changes one observed row, or none, and then
@@ -125,7 +130,18 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       var first: Call?
       var rest: [Call] = []
       var found = false
+      // Since the list the observers saw: nothing changed, or one row in place (only its
+      // observers look), or anything (every observer looks).
+      let change = list.change(since: registry.stamp)
+      registry.stamp = list.stamp
+      if change == .none { return (nil, []) }
       for index in registry.ids.indices where registry.joined[index] {
+        if case .slot(let slot) = change,
+          registry.hints[index].slot != slot || registry.hints[index].layout != list.layout
+        {
+          // Its row is in another slot, or was not in the list, and no row was added.
+          continue
+        }
         // The last row compared where it is kept, not copied out.
         let change = withUnsafePointer(to: &registry.lasts[index]) { last in
           list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
