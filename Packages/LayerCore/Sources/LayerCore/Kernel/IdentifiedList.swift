@@ -713,8 +713,11 @@ struct SlotTree<Element: Sendable>: Sendable {
         }
       }
       guard children.count == other.children.count else { return false }
+      // Shared children skipped here, before a call.
       for index in children.indices
-      where !children[index].isEqual(to: other.children[index], level: level - 1) {
+      where children[index] !== other.children[index]
+        && !children[index].isEqual(to: other.children[index], level: level - 1)
+      {
         return false
       }
       return true
