@@ -5,22 +5,34 @@ import Workloads
 
 /// Connects an ElmStore app to the conformance kit: the store is built at once (it does nothing
 /// until dispatched to), observed by view, and started by `start`.
-struct ElmStoreDriver<App: SpecApp, State: Equatable & Sendable, Action: Sendable>:
-  AppDriver
+struct ElmStoreDriver<App: SpecApp>: AppDriver
 where App.Child == NoChild, App.ChildIntent == NoChild {
-  let store: Store<State, Action>
-  let render: @Sendable (State) -> App.View
-  let intent: @Sendable (App.Intent) -> Action
-  let startAction: Action?
+  // Closures made where the store's types are known: the kit calls a driver as
+  // `any AppDriver`, and a store reached from there through a generic driver would run as
+  // generic code.
+  private let begin: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
+  private let sendIntent: @Sendable (App.Intent) -> Void
+  private let currentView: @Sendable () -> App.View
+  private let end: @Sendable () -> Void
 
-  func start(observer: @escaping @Sendable (App.View) -> Void) async {
-    store.subscribe(render, observer)
-    if let startAction { store.dispatch(startAction) }
+  init<State: Equatable & Sendable, Action: Sendable>(
+    store: Store<State, Action>, render: @escaping @Sendable (State) -> App.View,
+    intent: @escaping @Sendable (App.Intent) -> Action, startAction: Action?
+  ) {
+    begin = { observer in
+      store.subscribe(render, observer)
+      if let startAction { store.dispatch(startAction) }
+    }
+    sendIntent = { store.dispatch(intent($0)) }
+    currentView = { render(store.state) }
+    end = { store.stop() }
   }
-  func send(_ intent: App.Intent) { store.dispatch(self.intent(intent)) }
-  var view: App.View { get async { render(store.state) } }
+
+  func start(observer: @escaping @Sendable (App.View) -> Void) async { begin(observer) }
+  func send(_ intent: App.Intent) { sendIntent(intent) }
+  var view: App.View { get async { currentView() } }
   func idle() async {}  // every effect runs on environment.executor, which the kit watches
-  func stop() async { store.stop() }
+  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -28,7 +40,7 @@ extension Implementation where App == CounterApp {
   /// The counter on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<CounterApp, ElmCounter.State, ElmCounter.Action>(
+      ElmStoreDriver<CounterApp>(
         store: ElmCounter.makeStore(environment: environment), render: ElmCounter.view,
         intent: { .intent($0) }, startAction: .load)
     }
@@ -41,7 +53,7 @@ extension Implementation where App == StopwatchApp {
   /// The stopwatch on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<StopwatchApp, ElmStopwatch.State, ElmStopwatch.Action>(
+      ElmStoreDriver<StopwatchApp>(
         store: ElmStopwatch.makeStore(environment: environment), render: ElmStopwatch.view,
         intent: { .intent($0) }, startAction: nil)
     }
@@ -54,7 +66,7 @@ extension Implementation where App == WeatherApp {
   /// The weather app on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<WeatherApp, ElmWeather.State, ElmWeather.Action>(
+      ElmStoreDriver<WeatherApp>(
         store: ElmWeather.makeStore(environment: environment), render: ElmWeather.view,
         intent: { .intent($0) }, startAction: nil)
     }

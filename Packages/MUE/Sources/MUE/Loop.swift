@@ -78,6 +78,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Starts the effects of the update's ``Update/first(state:)`` (its state was applied when the
   /// loop was made); then handles the events sent so far. Calling it again, or after
   /// ``stop()``, does nothing.
+  @inlinable
   public func start() { runtime.start() }
 
   /// Sends `event`: handles it now, or queues it behind the message being handled.
@@ -130,6 +131,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// they subscribed; they may send events.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
+  @inlinable
   @discardableResult
   public func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     runtime.observe(observer)
@@ -207,7 +209,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// The effects of ``Update/first(state:)``, which ``start()`` starts; its state is the
   /// loop's from construction on.
   @usableFromInline let firstEffects: [Effect]
-  private let nextObserverID = Lock(0)
+  @usableFromInline let nextObserverID = Lock(0)
   /// Where observer calls and effect launches begin: `stop()` closes it and waits for what
   /// began on other threads (R6).
   @usableFromInline let gate = StopGate()
@@ -239,6 +241,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Starts the effects of the update's ``Update/first(state:)`` (its state was applied when the
   /// loop was made); then handles the events sent so far. Calling it again, or after
   /// ``stop()``, does nothing.
+  @inlinable
   func start() {
     let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
     if mustDrain { drain() }
@@ -322,7 +325,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// they subscribed; they may send events.
   ///
   /// - Returns: A subscription; call ``Subscription/cancel()`` to stop observing.
-  @usableFromInline
+  // Inlinable, like every entry that may drain: a drain begun in unspecialized code runs its
+  // whole loop, and the tasks of the effects it starts, through metadata lookups.
+  @inlinable
   func observe(_ observer: @escaping @Sendable (State) -> Void) -> Subscription {
     let id = nextObserverID.withLock { id in
       id += 1
@@ -389,7 +394,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   /// Goes on with the drain on a task of the loop's own, on its executor.
-  @usableFromInline
+  @inlinable
   func handOverDrain() {
     Task(executorPreference: executor) { [weak self] in self?.drain() }
   }
