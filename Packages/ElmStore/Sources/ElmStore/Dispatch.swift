@@ -153,6 +153,8 @@ public enum WhenRunning: Sendable, Hashable {
 /// Sends from a run that was superseded, cancelled, or stopped with its store are dropped.
 public struct Send<Action: Sendable>: Sendable {
   weak let host: (any EffectHost<Action>)?
+  /// The store's own delivery, when the host is a store (it holds the store weakly).
+  let deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
   let origin: Run<AnyWorkID>
   /// A child run's send: its actions embedded into the parent run's send.
   let forward: (@Sendable (Action) -> Void)?
@@ -163,10 +165,11 @@ public struct Send<Action: Sendable>: Sendable {
   let executor: (any TaskExecutor)?
 
   init(
-    host: any EffectHost<Action>, origin: Run<AnyWorkID>, gate: StopGate? = nil,
-    executor: (any TaskExecutor)? = nil
+    host: any EffectHost<Action>, deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)? = nil,
+    origin: Run<AnyWorkID>, gate: StopGate? = nil, executor: (any TaskExecutor)? = nil
   ) {
     self.host = host
+    self.deliver = deliver
     self.origin = origin
     forward = nil
     liveness = nil
@@ -179,6 +182,7 @@ public struct Send<Action: Sendable>: Sendable {
     isActive: @escaping @Sendable () -> Bool, gate: StopGate?, executor: (any TaskExecutor)?
   ) {
     host = nil
+    deliver = nil
     self.origin = origin
     self.forward = forward
     liveness = isActive
@@ -189,6 +193,7 @@ public struct Send<Action: Sendable>: Sendable {
   /// Dispatches `action`, unless this run is over.
   public func callAsFunction(_ action: Action) {
     if let forward { return forward(action) }
+    if let deliver { return deliver(action, origin) }
     host?.deliver(action, from: origin)
   }
 

@@ -39,6 +39,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - effect: What to do after each action: dispatch more, or start asynchronous work.
   ///   - initialAction: An action to dispatch at once, such as `.load`.
   ///   - executor: Where asynchronous effects run; `nil` for the global concurrent executor.
+  @inlinable
   public convenience init(
     state: State,
     update: @escaping @Sendable (inout State, Action) -> Void,
@@ -51,6 +52,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       executor: executor, monitor: nil)
   }
 
+  // Inlinable, so the runtime is made where the state and action types are known: it keeps
+  // the functions its effects deliver through from there (see `StoreRuntime.calls`).
+  @inlinable
   package init(
     state: State,
     update: @escaping @Sendable (inout State, Action) -> Void,
@@ -125,12 +129,17 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// Whether an action with no observer can be applied in place: no effect and no monitor.
   @usableFromInline let isPlain: Bool
   @usableFromInline let monitor: (@Sendable (Processed<State, Action>) -> Void)?
-  let executor: (any TaskExecutor)?
-  private let nextObserverID = Atomic(0)
+  @usableFromInline let executor: (any TaskExecutor)?
+  @usableFromInline let nextObserverID = Atomic(0)
+  /// How an effect's ``Send`` delivers to this store: a function made where the state and
+  /// action types are known, so a result is handled by specialized code rather than through
+  /// the store's generic conformance to `EffectHost`.
+  @usableFromInline let calls = StoreCalls<Action>()
   /// Where observer calls and effects begin: ``stop()`` closes it and waits for what began on
   /// other threads (R6).
   @usableFromInline let gate = StopGate()
 
+  @inlinable
   init(
     state: State,
     update: @escaping @Sendable (inout State, Action) -> Void,
@@ -144,6 +153,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     self.executor = executor
     self.monitor = monitor
     isPlain = effect.body == nil && monitor == nil
+    calls.deliver = { [weak self] action, origin in self?.deliver(action, from: origin) }
   }
 
   deinit {
@@ -376,4 +386,14 @@ public final class Subscription: Sendable {
   public func cancel() {
     onCancel.withLock { $0.take() }?()
   }
+}
+
+/// Functions a store's effects call it through, made where its types are known.
+///
+/// `@unchecked Sendable`: written once, in the store's initializer, before the store is shared.
+@usableFromInline
+final class StoreCalls<Action: Sendable>: @unchecked Sendable {
+  @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+
+  @inlinable init() {}
 }

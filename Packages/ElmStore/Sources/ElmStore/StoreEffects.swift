@@ -10,7 +10,7 @@ extension StoreRuntime: EffectHost {
     withCore { core in core.phase.isStopped ? nil : core.state as Any }
   }
 
-  @usableFromInline
+  @inlinable
   func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
     let mustDrain = withCore { core in
       core.isLive(origin) ? core.enqueue(.action(action, from: origin)) : false
@@ -38,7 +38,8 @@ extension StoreRuntime: EffectHost {
       })
     else { return }
     superseded?.cancel()
-    let send = Send(host: self, origin: run, gate: gate, executor: executor)
+    let send = Send(
+      host: self, deliver: calls.deliver, origin: run, gate: gate, executor: executor)
     let (workGate, executor) = (gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       do {
