@@ -156,24 +156,32 @@ public enum WhenRunning: Sendable, Hashable {
 /// A `Send` holds its component weakly: a timer that keeps it does not keep the component.
 public struct Send<Action: Sendable>: Sendable {
   weak let host: (any EffectHost<Action>)?
+  /// The explorer's own delivery, when the host is one (it holds the explorer weakly).
+  let deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
   /// A host the send owns: a ``map(_:)`` of another send, which holds the component weakly.
   let ownHost: (any EffectHost<Action>)?
   let run: Run<AnyWorkID>
 
-  init(host: some EffectHost<Action>, run: Run<AnyWorkID>) {
+  init(
+    host: some EffectHost<Action>, deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)? = nil,
+    run: Run<AnyWorkID>
+  ) {
     self.host = host
+    self.deliver = deliver
     ownHost = nil
     self.run = run
   }
 
   init(owning host: some EffectHost<Action>) {
     self.host = nil
+    deliver = nil
     ownHost = host
     run = Run(key: .anonymous(0), token: 0)
   }
 
   /// Queues `action`, unless this run is over.
   public func callAsFunction(_ action: Action) {
+    if let deliver { return deliver(action, run) }
     (ownHost ?? host)?.deliver(action, from: run)
   }
 

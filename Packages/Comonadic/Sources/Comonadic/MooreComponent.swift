@@ -17,8 +17,8 @@
 public final class MooreComponent<
   Environment: Sendable, Message: Sendable, Value: Sendable, Input: Sendable, View
 >: Sendable {
-  let explorer: Explorer<Environment, Moore<Message, Value>, Input>
-  let render: @Sendable (Value, @escaping @Sendable (Input) -> Void) -> View
+  @usableFromInline let explorer: Explorer<Environment, Moore<Message, Value>, Input>
+  @usableFromInline let render: @Sendable (Value, @escaping @Sendable (Input) -> Void) -> View
   /// The `handle` every view is given: sends to this component, weakly.
   public let handle: @Sendable (Input) -> Void
 
@@ -30,6 +30,7 @@ public final class MooreComponent<
   ///   - dispatcher: Turns each input into the messages and effects that follow it.
   ///   - executor: Where effects run; `nil` for the global concurrent executor.
   ///   - render: The view of the machine's value, given `handle` to send inputs with.
+  @inlinable
   public init(
     machine: Moore<Message, Value>, environment: Environment,
     dispatcher: InputsDispatcher<Environment, Message, Value, Input>,
@@ -41,10 +42,12 @@ public final class MooreComponent<
       space: machine, environment: environment, dispatcher: dispatcher, executor: executor)
     self.render = render
     handle = { target.send($0) }
-    target.connect(explorer)
+    let explorer = self.explorer
+    target.connect { [weak explorer] in explorer?.send($0) }
   }
 
   /// Creates a component exploring `machine` whose effects need no environment.
+  @inlinable
   public convenience init(
     machine: Moore<Message, Value>,
     dispatcher: InputsDispatcher<Environment, Message, Value, Input>,

@@ -41,6 +41,7 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   ///   - dispatcher: Turns each input into the actions and effects that follow it.
   ///   - executor: Where effects run; `nil` for the global concurrent executor.
   ///   - render: The view of a state, given `handle` to send inputs with.
+  @inlinable
   public init(
     initialState: S, environment: Environment,
     dispatcher: StateDispatcher<Environment, S, Input>,
@@ -53,7 +54,8 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
       space: Store(position: initialState) { render($0, handle) },
       environment: environment, dispatcher: dispatcher, executor: executor)
     self.handle = handle
-    target.connect(explorer)
+    let explorer = self.explorer
+    target.connect { [weak explorer] in explorer?.send($0) }
   }
 
   deinit { explorer.stop() }
@@ -118,6 +120,7 @@ extension StoreComponent where Environment == Void {
   ///   initialState: 0, dispatcher: stepperDispatcher,
   ///   render: { count, handle in StepperView(count: count, handle: handle) })
   /// ```
+  @inlinable
   public convenience init(
     initialState: S, dispatcher: StateDispatcher<Void, S, Input>,
     executor: (any TaskExecutor)? = nil,
@@ -140,23 +143,21 @@ extension StoreComponent where S: Equatable {
 
 /// Where a component's `handle` sends: set once, right after the component is built, before
 /// anyone can call it.
+@usableFromInline
 final class Target<Input: Sendable>: @unchecked Sendable {
   // @unchecked: `sink` is written once in the component's initializer, before `handle` is
-  // published; afterwards it is only read.
-  private weak var sink: (any InputSink<Input>)?
+  // published; afterwards it is only read. The sink holds the explorer weakly, and is made
+  // there, where the explorer's types are known.
+  @usableFromInline var sink: (@Sendable (Input) -> Void)?
 
-  func connect(_ sink: some InputSink<Input>) { self.sink = sink }
+  @inlinable init() {}
 
-  func send(_ input: Input) { sink?.send(input) }
+  @inlinable
+  func connect(_ sink: @escaping @Sendable (Input) -> Void) { self.sink = sink }
+
+  @inlinable
+  func send(_ input: Input) { sink?(input) }
 }
-
-/// What a component's `handle` reaches: its explorer.
-protocol InputSink<Input>: AnyObject, Sendable {
-  associatedtype Input: Sendable
-  func send(_ input: Input)
-}
-
-extension Explorer: InputSink {}
 
 /// View observers that share one view per round of notifications: each fan is one observer of
 /// the component, which renders the view once and hands it to each of its observers, in the

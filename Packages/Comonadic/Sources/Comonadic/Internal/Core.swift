@@ -26,9 +26,9 @@ extension Message: RunMessage {
 /// A task that waits for the run under its id to finish (``WhenRunning/enqueue``).
 @usableFromInline
 struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
-  var operation: @Sendable (Environment, Focus) async -> Action
-  var focus: Focus
-  var rest: ArraySlice<Effect<Environment, Focus, Action>>
+  @usableFromInline var operation: @Sendable (Environment, Focus) async -> Action
+  @usableFromInline var focus: Focus
+  @usableFromInline var rest: ArraySlice<Effect<Environment, Focus, Action>>
 }
 
 /// Everything an explorer guards with its lock: the space it owns and its queue, observers and
@@ -106,10 +106,12 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Whether `run` may still deliver actions.
+  @inlinable
   func isLive(_ run: Run<AnyWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` whose result is being handled; returns whether it was still live, and the
   /// next run waiting under its id, started, if any.
+  @usableFromInline
   mutating func complete(_ run: Run<AnyWorkID>) -> (
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {

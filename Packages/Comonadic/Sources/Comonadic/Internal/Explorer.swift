@@ -19,12 +19,17 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   @usableFromInline let core: Lock<Core<Environment, W>>
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
-  let environment: Environment
-  let executor: (any TaskExecutor)?
+  @usableFromInline let environment: Environment
+  @usableFromInline let executor: (any TaskExecutor)?
+  /// How an effect's ``Send`` delivers here: a function made where this explorer's types are
+  /// known, so a result is handled by specialized code rather than through the explorer's
+  /// generic conformance to `EffectHost`.
+  @usableFromInline let calls = ExplorerCalls<W.Action>()
   /// Where observer calls, effect bodies and work begin: `stop()` closes it and waits for what
   /// began on other threads (R6).
   @usableFromInline let gate = StopGate()
 
+  @inlinable
   init(
     space: W, environment: Environment,
     dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>,
@@ -34,6 +39,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     self.environment = environment
     self.dispatcher = dispatcher
     self.executor = executor
+    calls.deliver = { [weak self] action, run in self?.deliver(action, from: run) }
   }
 
   deinit { stop() }
@@ -181,6 +187,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     launch(run, focus: focus, operation: operation, rest: rest)
   }
 
+  @usableFromInline
   func launch(
     _ run: Run<AnyWorkID>, focus: W.Focus,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
@@ -217,7 +224,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     guard let (run, focus, superseded) = started else { return false }
     superseded?.cancel()
-    let send = Send(host: self, run: run)
+    let send = Send(host: self, deliver: calls.deliver, run: run)
     let (environment, gate, executor) = (environment, gate, executor)
     let task = Task(executorPreference: executor) { [weak self] in
       // As for a task step: superseded before it began, it still runs, cancelled (R5).
@@ -232,6 +239,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     return true
   }
 
+  @inlinable
   func deliver(_ action: Action, from run: Run<AnyWorkID>) {
     let mustDrain = core.withLock { core in
       core.isLive(run) ? core.enqueue(.sent(action, from: run)) : false
@@ -282,7 +290,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
   }
 
-  @usableFromInline
+  @inlinable
   func handle(_ message: Message<Environment, W>) {
     switch message {
     case .plan(let plan):
@@ -376,4 +384,14 @@ public final class Subscription: Sendable {
   public func cancel() {
     onCancel.withLock { $0.take() }?()
   }
+}
+
+/// Functions an explorer's effects call it through, made where its types are known.
+///
+/// `@unchecked Sendable`: written once, in the explorer's initializer, before it is shared.
+@usableFromInline
+final class ExplorerCalls<Action: Sendable>: @unchecked Sendable {
+  @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+
+  @inlinable init() {}
 }
