@@ -100,6 +100,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Removes the run under `id` and the tasks waiting for it, and drops what it queued.
   /// Returns its task to cancel.
+  @usableFromInline
   mutating func remove(_ id: AnyWorkID) -> Task<Void, Never>? {
     waiting[id] = nil
     return runs.remove(.id(id)).flatMap { queue.drop($0) }
@@ -130,6 +131,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// waiting under them), and drops what they queued. Returns their tasks to cancel.
   ///
   /// - Complexity: O(running work); nothing when no work is running.
+  @usableFromInline
   mutating func removeDeparted(_ departures: [Departures<W.Focus>]) -> [Task<Void, Never>] {
     guard !runs.isEmpty else { return [] }
     let focus = space.focus

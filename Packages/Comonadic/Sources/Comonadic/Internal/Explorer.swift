@@ -24,7 +24,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// How an effect's ``Send`` delivers here: a function made where this explorer's types are
   /// known, so a result is handled by specialized code rather than through the explorer's
   /// generic conformance to `EffectHost`.
-  @usableFromInline let calls = ExplorerCalls<W.Action>()
+  @usableFromInline let calls = ExplorerCalls<W.Action, Step>()
   /// Where observer calls, effect bodies and work begin: `stop()` closes it and waits for what
   /// began on other threads (R6).
   @usableFromInline let gate = StopGate()
@@ -40,6 +40,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     self.dispatcher = dispatcher
     self.executor = executor
     calls.deliver = { [weak self] action, run in self?.deliver(action, from: run) }
+    calls.finish = { [weak self] run, action, rest in self?.finish(run, with: action, rest: rest) }
   }
 
   deinit { stop() }
@@ -122,7 +123,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// ``apply(_:)`` for a dispatcher lifted over a list: the work of elements the action
   /// removed is cancelled before observers hear of the change.
-  @usableFromInline
+  @inlinable
   func applyWatchingDepartures(_ action: Action) -> Bool {
     let departures = dispatcher.departures
     let applied = core.withLock {
@@ -139,7 +140,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Runs `steps` in order until one must wait for asynchronous work; that work's result
   /// carries the rest.
-  @usableFromInline
+  @inlinable
   func proceed(_ steps: ArraySlice<Step>) {
     var steps = steps
     while let step = steps.popFirst() {
@@ -167,6 +168,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Starts a task step, or queues it behind the run under its id.
+  @usableFromInline
   func start(
     _ id: AnyWorkID?, whenRunning: WhenRunning,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
@@ -193,7 +195,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
     rest: ArraySlice<Step>
   ) {
-    let (environment, gate, executor) = (environment, gate, executor)
+    let (environment, gate, executor, finish) = (environment, gate, executor, calls.finish)
     let task = Task(executorPreference: executor) { [weak self] in
       // Work a later step superseded before its task began still runs, cancelled: the
       // environment sees the call and its cancellation (R5), whenever the task starts. Only a
@@ -201,13 +203,15 @@ where W.Action: Sendable, W.Focus: Sendable {
       // work's: `WhileRunning` work never begins after stop.
       guard self?.hasStopped == false else { return }
       let action = await gate.scoping(executor: executor) { await operation(environment, focus) }
-      self?.finish(run, with: action, rest: rest)
+      // Through the function made where the explorer's types are known (specialized).
+      finish?(run, action, rest)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
   /// Queues the result of `run`, unless the run is over. The run stays registered until
   /// its result is handled, so a run that supersedes it meanwhile still drops the result.
+  @inlinable
   func finish(_ run: Run<AnyWorkID>, with action: Action, rest: ArraySlice<Step>) {
     let mustDrain = core.withLock { core in
       core.isLive(run) ? core.enqueue(.result(action, from: run, rest: rest)) : false
@@ -215,6 +219,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     if mustDrain { drain() }
   }
 
+  @usableFromInline
   func startStream(
     _ id: AnyWorkID?,
     operation: @escaping @Sendable (Environment, W.Focus, Send<Action>) async -> Void
@@ -390,8 +395,9 @@ public final class Subscription: Sendable {
 ///
 /// `@unchecked Sendable`: written once, in the explorer's initializer, before it is shared.
 @usableFromInline
-final class ExplorerCalls<Action: Sendable>: @unchecked Sendable {
+final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable {
   @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+  @usableFromInline var finish: (@Sendable (Run<AnyWorkID>, Action, ArraySlice<Step>) -> Void)?
 
   @inlinable init() {}
 }
