@@ -234,7 +234,7 @@ public struct IOTodos: PureApp, Equatable {
     case .clearCompleted:
       guard doneCount > 0 else { return nil }
       if let editing = editingID, rows[id: editing]?.done == true { editingID = nil }
-      for id in rows.ids where rows[id: id]?.done == true { rowOutputs.append(.removed(id)) }
+      for id in rows.ids(where: \.done) { rowOutputs.append(.removed(id)) }
       rows.removeAll { $0.done }
       doneCount = 0
       return true

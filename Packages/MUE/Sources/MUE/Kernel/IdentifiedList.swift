@@ -112,6 +112,28 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     return ids
   }
 
+  /// Visits the elements below a node of `elements`, with their slots, in slot order.
+  @inlinable
+  static func walkSlots(
+    _ node: SlotTree<Element>.Node, level: Int, base: Int, _ body: (Int, Element) -> Void
+  ) {
+    if level == 0 {
+      node.elements.withUnsafeBufferPointer { elements in
+        for index in elements.indices {
+          switch elements[index] {
+          case .some(let element): body(base + index, element)
+          case .none: continue
+          }
+        }
+      }
+      return
+    }
+    let span = 1 << (SlotTree<Element>.bits * level)
+    for index in node.children.indices {
+      walkSlots(node.children[index], level: level - 1, base: base + index * span, body)
+    }
+  }
+
   /// Visits the slots below two nodes of the same shape, one of `elements` and one of
   /// `idsBySlot`, in slot order.
   @inlinable
@@ -205,8 +227,10 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @inlinable
   public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
     var removed: [Int] = []
-    for slot in 0..<elements.slotCount {
-      if let element = elements[slot], shouldRemove(element) { removed.append(slot) }
+    if let root = elements.root {
+      Self.walkSlots(root, level: elements.height, base: 0) { slot, element in
+        if shouldRemove(element) { removed.append(slot) }
+      }
     }
     guard !removed.isEmpty else { return }
     var gone = Set<ID>(minimumCapacity: removed.count)
