@@ -60,6 +60,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
   /// A dispatch for one child: its actions embedded, its runs filed under `namespace` so two
   /// children's runs never supersede each other and a removed child's runs can be cancelled
   /// together (``cancel(namespace:)``); `project` finds the child's state in the parent's.
+  @usableFromInline
   func scoped<Child: Sendable>(
     _ namespace: AnyWorkID, embed: @escaping @Sendable (Child) -> Action,
     project: @escaping @Sendable (Any) -> Any? = { _ in nil }

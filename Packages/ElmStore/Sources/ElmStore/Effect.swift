@@ -43,6 +43,7 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
 ///
 /// Every effect sees the same action and state; actions they dispatch are queued and handled
 /// after all of them have run.
+@inlinable
 public func join<State, Action>(effects: [Effect<State, Action>]) -> Effect<State, Action> {
   let bodies = effects.compactMap { $0.body }
   switch bodies.count {
@@ -56,6 +57,7 @@ public func join<State, Action>(effects: [Effect<State, Action>]) -> Effect<Stat
 }
 
 /// Runs `effects` one after another, in order, after each action.
+@inlinable
 public func join<State, Action>(effects: Effect<State, Action>...) -> Effect<State, Action> {
   join(effects: effects)
 }

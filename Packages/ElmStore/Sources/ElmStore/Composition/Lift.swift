@@ -49,6 +49,7 @@ extension Effect {
   /// This child effect as a parent's: run with the child's state for the parent actions that
   /// carry a child action; what it dispatches is embedded into parent actions, and its runs are
   /// filed under the child, so two children's ids never collide (Elm's `Cmd.map`).
+  @inlinable
   public func lifted<ParentState: Sendable, ParentAction: Sendable>(
     state path: KeyPath<ParentState, State> & Sendable,
     action: ActionPath<ParentAction, Action>
@@ -98,6 +99,7 @@ extension Effect {
   }
 
   /// This effect with its actions embedded into a parent's, on the same state (`Cmd.map`).
+  @inlinable
   public func map<ParentAction: Sendable>(
     _ action: ActionPath<ParentAction, Action>
   ) -> Effect<State, ParentAction> {
