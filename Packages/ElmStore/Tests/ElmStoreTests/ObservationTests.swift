@@ -58,6 +58,27 @@
       #expect(rows.row(2).value?.count == 1)
     }
 
+    @Test func rowsChangedOneAfterAnotherAreAllShownWhateverStatesArriveTogether() async {
+      let store = makeStore()
+      for id in 1...3 { store.dispatch(.add(id)) }
+      let model = ObservableStore(store)
+      await model.settled()
+      let rows = model.list(\.rows)
+      let (first, third) = (rows.row(1), rows.row(3))
+      // Both sent while this test holds the main actor: the adapter may show them one by one
+      // (one row changed in place each) or only the newest state (two rows changed).
+      store.dispatch(.row(1, .increment))
+      store.dispatch(.row(3, .increment))
+      store.dispatch(.row(3, .increment))
+      await model.settled()
+      #expect(first.value?.count == 1)
+      #expect(third.value?.count == 2)
+      #expect(rows.row(2).value?.count == 0)
+      store.dispatch(.row(2, .increment))
+      await model.settled()
+      #expect(rows.row(2).value?.count == 1)
+    }
+
     @Test func addingARowChangesTheIdsAndNoRow() async {
       let store = makeStore()
       store.dispatch(.add(1))
