@@ -287,7 +287,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 
   /// How the list changed since it had `stamp`: not at all, in one element in place (its
-  /// slot), or in some other way (`nil`).
+  /// slot), or in some other way (`.unknown`).
   @inlinable
   package func change(since stamp: UInt64) -> ChangeSince {
     if stamp == self.stamp { return .none }
@@ -306,8 +306,9 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 }
 
-/// Where an element of an ``IdentifiedList`` was last found: a slot, valid while the list keeps
-/// its layout (a slot holds one id for the life of a layout, or none once it was removed).
+/// Where an element of an ``IdentifiedList`` was last found: a slot, worth trying while the list
+/// keeps its layout (the slot's id is checked: two copies of one list can give a slot to
+/// different ids).
 @usableFromInline
 package struct SlotHint: Sendable {
   @usableFromInline var layout: UInt64
@@ -346,7 +347,8 @@ func newLayout() -> UInt64 { layouts.add(1, ordering: .relaxed).newValue }
 extension IdentifiedList where Element: Equatable {
   /// Whether the element in `slot` (which exists) equals `other`, compared where it is stored
   /// rather than copied out; `nil` unless `slot` holds `id` (two copies of a list can give one
-  /// slot to different ids).
+  /// slot to different ids). A slot that holds an id holds an element: both are set and
+  /// cleared together.
   @inlinable
   func isElement(_ slot: Int, id: ID, equalTo other: UnsafePointer<Element?>) -> Bool? {
     // Both trees have one shape; walked unretained, since the list holds every node on the
@@ -364,9 +366,7 @@ extension IdentifiedList where Element: Equatable {
     let index = slot & (width - 1)
     guard idNode._withUnsafeGuaranteedRef({ $0.elements[index] == id }) else { return nil }
     return node._withUnsafeGuaranteedRef { $0.elements }.withUnsafeBufferPointer { elements in
-      let stored = elements.baseAddress.unsafelyUnwrapped + index
-      if stored.pointee == nil { return nil }
-      return SlotTree<Element>.isSame(stored, other)
+      SlotTree<Element>.isSame(elements.baseAddress.unsafelyUnwrapped + index, other)
     }
   }
 
@@ -374,9 +374,8 @@ extension IdentifiedList where Element: Equatable {
   /// gone), or `nil` if it does not; what an observer of one row asks after every change.
   ///
   /// The element is found through `hint` without hashing `id` while the list keeps its layout
-  /// (a slot that is not empty holds the id it was given for the life of a layout), and
-  /// compared where it is stored: an unchanged element is not copied. Otherwise it is looked
-  /// up by id, and `hint` updated.
+  /// and the hinted slot still holds `id`, and compared where it is stored: an unchanged
+  /// element is not copied. Otherwise it is looked up by id, and `hint` updated.
   @inlinable
   package func element(
     id: ID, ifChangedFrom last: UnsafePointer<Element?>, hint: inout SlotHint

@@ -129,6 +129,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     let (first, rest) = registry.withLock { registry -> (Call?, [Call]) in
       var first: Call?
       var rest: [Call] = []
+      // A flag rather than `first == nil`, which copies the call out to compare it.
       var found = false
       // Since the list the observers saw: nothing changed, or one row in place (only its
       // observers look), or anything (every observer looks).
@@ -143,10 +144,10 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
           continue
         }
         // The last row compared where it is kept, not copied out.
-        let change = withUnsafePointer(to: &registry.lasts[index]) { last in
+        let changed = withUnsafePointer(to: &registry.lasts[index]) { last in
           list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
         }
-        guard let row = change else { continue }
+        guard let row = changed else { continue }
         registry.lasts[index] = row
         let call = Call(notify: registry.notifies[index], row: row)
         if !found {

@@ -107,7 +107,7 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
       case .slot(let slot):
         // The same ids; one row changed in place, in `slot`.
         guard let id = list.idsBySlot[slot], let row = rows[id] else { return }
-        let value = list[id: id]
+        let value = list.elements[slot]
         if row.value != value { row.value = value }
         return
       case .unknown:
