@@ -5,7 +5,7 @@ import Testing
 @Suite struct IdentifiedListBehaviour {
   /// A list of `count` rows, ids 1 through `count`, each row its id.
   private func numbered(_ count: Int) -> IdentifiedList<Int, Int> {
-    IdentifiedList(1...count) { $0 }
+    IdentifiedList(stride(from: 1, through: count, by: 1)) { $0 }
   }
 
   @Test func keepsOrderFindsByIdAndDropsDuplicates() {
@@ -180,6 +180,30 @@ import Testing
     copy.updateAll { $0 *= 2 }
     #expect(copy.values == (1...40_000).map { $0 * 2 })
     #expect(original[id: 40_000] == 40_000)
+  }
+
+  @Test(arguments: [
+    (0, 1), (0, 32), (0, 33), (5, 27), (5, 28), (31, 1_000), (32, 992), (1, 40_000),
+  ])
+  func appendingManyAtOnceIsAppendingEachInTurn(existing: Int, added: Int) {
+    var one = numbered(existing)
+    var many = one
+    let before = many
+    // Ids repeated inside the batch, and ids the list has, are skipped as `append` skips them.
+    let batch = Array(1...(existing + added)) + [existing + added, 1]
+    for id in batch { one.append(id * 10, id: id) }
+    many.append(contentsOf: batch.lazy.map { ($0, $0 * 10) })
+    #expect(many == one)
+    #expect(many.ids == one.ids && many.values == one.values && many.count == existing + added)
+    #expect(many[id: existing + added] == (existing + added) * 10)
+    // A copy taken before is left alone.
+    #expect(before.values == Array(stride(from: 1, through: existing, by: 1)))
+    // The list goes on as any other: appended to, changed, shorter.
+    many.append(-1, id: -1)
+    many[id: 1] = nil
+    one.append(-1, id: -1)
+    one[id: 1] = nil
+    #expect(many == one && many.values == one.values)
   }
 
   /// The changes `list` reports from `old`, sorted by id.

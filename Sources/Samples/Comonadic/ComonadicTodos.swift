@@ -189,9 +189,10 @@ extension ComonadicTodos.State {
       logLine = TodosApp.unreadableTodosMessage
       return
     }
-    for record in records {
-      rows.append(ComonadicTodoRow.State(title: record.title, done: record.done), id: record.id)
-    }
+    rows.append(
+      contentsOf: records.lazy.map {
+        ($0.id, ComonadicTodoRow.State(title: $0.title, done: $0.done))
+      })
     doneCount = records.count { $0.done }
     largestID = records.map(\.id).max() ?? 0
   }

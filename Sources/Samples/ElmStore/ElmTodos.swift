@@ -116,9 +116,8 @@ public enum ElmTodos {
         state.logLine = TodosApp.unreadableTodosMessage
         return
       }
-      for record in records {
-        state.rows.append(ElmTodoRow.State(title: record.title, done: record.done), id: record.id)
-      }
+      state.rows.append(
+        contentsOf: records.lazy.map { ($0.id, ElmTodoRow.State(title: $0.title, done: $0.done)) })
       state.doneCount = records.count { $0.done }
       state.largestID = records.map(\.id).max() ?? 0
     case .loadFailed:

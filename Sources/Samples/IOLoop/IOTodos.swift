@@ -182,9 +182,8 @@ public struct IOTodos: PureApp, Equatable {
       guard TodosApp.isValid(records) else {
         return (next, Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], []))
       }
-      for record in records {
-        next.rows.append(IOTodoRow(title: record.title, done: record.done), id: record.id)
-      }
+      next.rows.append(
+        contentsOf: records.lazy.map { ($0.id, IOTodoRow(title: $0.title, done: $0.done)) })
       next.doneCount = records.count { $0.done }
       next.largestID = records.map(\.id).max() ?? 0
       return (next, .none)

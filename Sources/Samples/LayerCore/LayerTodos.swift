@@ -210,10 +210,10 @@ public enum LayerTodos {
           state.log = Request(id: state.nextID(), TodosApp.unreadableTodosMessage)
           return .set(state)
         }
-        for record in records {
-          state.rows.append(
-            LayerTodoRow.State(title: record.title, done: record.done), id: record.id)
-        }
+        state.rows.append(
+          contentsOf: records.lazy.map {
+            ($0.id, LayerTodoRow.State(title: $0.title, done: $0.done))
+          })
         state.doneCount = records.count { $0.done }
         state.largestID = records.map(\.id).max() ?? 0
         return .set(state)

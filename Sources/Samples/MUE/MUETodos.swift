@@ -163,10 +163,10 @@ public enum MUETodos {
         return .newState(
           state: state.copy {
             $0.isLoaded = true
-            for record in records {
-              $0.rows.append(
-                MUETodoRow.State(title: record.title, done: record.done), id: record.id)
-            }
+            $0.rows.append(
+              contentsOf: records.lazy.map {
+                ($0.id, MUETodoRow.State(title: $0.title, done: $0.done))
+              })
             $0.doneCount = records.count { $0.done }
             $0.largestID = records.map(\.id).max() ?? 0
           })

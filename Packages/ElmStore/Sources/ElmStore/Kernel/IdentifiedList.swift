@@ -54,7 +54,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// A list of `elements` in order, identified by `id`; later duplicates are dropped.
   @inlinable
   public init(_ elements: some Sequence<Element>, id: (Element) -> ID) {
-    for element in elements { append(element, id: id(element)) }
+    withoutActuallyEscaping(id) { id in append(contentsOf: elements.lazy.map { (id($0), $0) }) }
   }
 
   /// The number of elements.
@@ -193,14 +193,44 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @inlinable
   @discardableResult
   public mutating func append(_ element: Element, id: ID) -> Bool {
-    guard slots[id] == nil else { return false }
     let slot = elements.slotCount
+    guard slots.insert(slot, for: id) else { return false }
     elements.modify(slot) { $0 = element }
     idsBySlot.modify(slot) { $0 = id }
-    slots.insert(slot, for: id)
     order.append(id)
     restamp(changing: nil)
     return true
+  }
+
+  /// Appends each element under its id, in order, skipping ids the list (or an earlier pair)
+  /// already has: loading a stored list, say.
+  ///
+  /// ```swift
+  /// rows.append(contentsOf: records.lazy.map { ($0.id, Row(title: $0.title)) })
+  /// ```
+  ///
+  /// - Complexity: O(m) for m new elements: the index is sized once and the elements are
+  ///   laid into whole nodes, not added one path at a time.
+  @inlinable
+  public mutating func append(contentsOf newElements: some Sequence<(ID, Element)>) {
+    let expected = newElements.underestimatedCount
+    slots.reserveCapacity(order.count + expected)
+    order.reserveCapacity(order.count + expected)
+    var added = ContiguousArray<Element?>()
+    var addedIDs = ContiguousArray<ID?>()
+    added.reserveCapacity(expected)
+    addedIDs.reserveCapacity(expected)
+    let start = elements.slotCount
+    for (id, element) in newElements {
+      guard slots.insert(start + added.count, for: id) else { continue }
+      added.append(element)
+      addedIDs.append(id)
+      order.append(id)
+    }
+    guard !added.isEmpty else { return }
+    elements.append(contentsOf: added)
+    idsBySlot.append(contentsOf: addedIDs)
+    restamp(changing: nil)
   }
 
   /// Removes the element with `id`.
@@ -299,9 +329,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @usableFromInline
   mutating func compact() {
     var packed = IdentifiedList()
-    for id in order {
-      if let element = self[id: id] { packed.append(element, id: id) }
-    }
+    packed.append(contentsOf: map { ($0, $1) })
     self = packed
   }
 }
@@ -467,12 +495,33 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @inlinable
   subscript(id: ID) -> Int? { buckets[bucket(id)][id] }
 
-  /// Files `slot` under `id`, which has none.
+  /// Files `slot` under `id` unless `id` has a slot already; returns whether it did. One
+  /// lookup: the dictionary's defaulting accessor finds or makes the entry in place.
   @inlinable
-  mutating func insert(_ slot: Int, for id: ID) {
-    buckets[bucket(id)][id] = slot
+  mutating func insert(_ slot: Int, for id: ID) -> Bool {
+    let inserted = Self.claim(&buckets[bucket(id)][id, default: -1], slot)
+    guard inserted else { return false }
     count += 1
     if count > buckets.count * 256 { grow() }
+    return true
+  }
+
+  @inlinable
+  static func claim(_ entry: inout Int, _ slot: Int) -> Bool {
+    guard entry == -1 else { return false }
+    entry = slot
+    return true
+  }
+
+  /// Makes room for `capacity` ids: enough buckets, each sized for its share, so filling them
+  /// rehashes nothing.
+  @inlinable
+  mutating func reserveCapacity(_ capacity: Int) {
+    while capacity > buckets.count * 256 { grow() }
+    let share = capacity / buckets.count + capacity / (buckets.count * 8) + 1
+    for index in buckets.indices where buckets[index].capacity < share {
+      buckets[index].reserveCapacity(share)
+    }
   }
 
   /// Removes `id`'s slot and returns it.
@@ -487,6 +536,7 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @usableFromInline
   mutating func grow() {
     var larger = [[ID: Int]](repeating: [:], count: buckets.count * 8)
+    for index in larger.indices { larger[index].reserveCapacity(count / larger.count * 2) }
     for bucket in buckets {
       for (id, slot) in bucket { larger[id.hashValue & (larger.count - 1)][id] = slot }
     }
@@ -581,6 +631,43 @@ struct SlotTree<Element: Sendable>: Sendable {
     return try Node.modify(&root!, level: height, slot: slot, change)
   }
 
+  /// Adds `newElements` in the slots from `slotCount` on: the last leaf filled slot by slot,
+  /// then whole leaves hung in place.
+  @inlinable
+  mutating func append(contentsOf newElements: ContiguousArray<Element?>) {
+    var index = 0
+    while index < newElements.count, slotCount % Self.width != 0 {
+      modify(slotCount) { $0 = newElements[index] }
+      index += 1
+    }
+    while index < newElements.count {
+      let end = Swift.min(index + Self.width, newElements.count)
+      let leaf = Node()
+      leaf.elements.reserveCapacity(Self.width)
+      leaf.elements.append(contentsOf: newElements[index..<end])
+      appendLeaf(leaf)
+      index = end
+    }
+  }
+
+  /// Hangs `leaf` at `slotCount`, which starts a leaf.
+  @inlinable
+  mutating func appendLeaf(_ leaf: Node) {
+    guard root != nil else {
+      root = leaf
+      slotCount = leaf.elements.count
+      return
+    }
+    if slotCount == Self.width << (Self.bits * height) {
+      let grown = Node()
+      grown.children.append(root.unsafelyUnwrapped)
+      root = grown
+      height += 1
+    }
+    Node.hang(leaf, on: &root!, level: height, slot: slotCount)
+    slotCount += leaf.elements.count
+  }
+
   /// Changes every element, slot by slot.
   @inlinable
   mutating func modifyAll(_ change: (inout Element?) -> Void) {
@@ -633,12 +720,42 @@ struct SlotTree<Element: Sendable>: Sendable {
       self.elements = elements
     }
 
+    /// A copy that shares nothing with this node but the children and elements themselves,
+    /// made element by element in the caller's specialization: the runtime's generic array
+    /// copy goes through value witnesses for every element.
+    @inlinable
+    func copy() -> Node {
+      let copy = Node()
+      if !elements.isEmpty {
+        copy.elements = Node.copied(elements)
+      } else if !children.isEmpty {
+        copy.children = Node.copied(children)
+      }
+      return copy
+    }
+
+    /// A copy of `source` with room for one more (a leaf or branch that is not full grows by
+    /// appending), made by a loop the caller specializes.
+    @inlinable
+    static func copied<T>(_ source: ContiguousArray<T>) -> ContiguousArray<T> {
+      let count = source.count
+      return source.withUnsafeBufferPointer { source in
+        ContiguousArray(unsafeUninitializedCapacity: Swift.min(count + 1, width)) {
+          buffer, initialized in
+          let from = source.baseAddress.unsafelyUnwrapped
+          let to = buffer.baseAddress.unsafelyUnwrapped
+          for index in 0..<count { (to + index).initialize(to: from[index]) }
+          initialized = count
+        }
+      }
+    }
+
     @inlinable
     static func modify<Result>(
       _ node: inout Node, level: Int, slot: Int, _ change: (inout Element?) throws -> Result
     ) rethrows -> Result {
       if !isKnownUniquelyReferenced(&node) {
-        node = Node(children: node.children, elements: node.elements)
+        node = node.copy()
       }
       if level == 0 {
         let index = slot & (width - 1)
@@ -650,10 +767,24 @@ struct SlotTree<Element: Sendable>: Sendable {
       return try modify(&node.children[index], level: level - 1, slot: slot, change)
     }
 
+    /// Hangs `leaf` below `node` (a branch at `level`) where `slot`, the first of a new leaf,
+    /// goes.
+    @inlinable
+    static func hang(_ leaf: Node, on node: inout Node, level: Int, slot: Int) {
+      if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+      if level == 1 {
+        node.children.append(leaf)
+        return
+      }
+      let index = (slot >> (bits * level)) & (width - 1)
+      if index == node.children.count { node.children.append(Node()) }
+      hang(leaf, on: &node.children[index], level: level - 1, slot: slot)
+    }
+
     @inlinable
     static func modifyAll(_ node: inout Node, level: Int, _ change: (inout Element?) -> Void) {
       if !isKnownUniquelyReferenced(&node) {
-        node = Node(children: node.children, elements: node.elements)
+        node = node.copy()
       }
       if level == 0 {
         for index in node.elements.indices { change(&node.elements[index]) }
