@@ -107,7 +107,7 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
         let value = list.elements[slot]
         if row.value != value { row.value = value }
         return
-      case .unknown:
+      case .removed, .added, .unknown:
         break
       }
       if ids != list.ids { ids = list.ids }

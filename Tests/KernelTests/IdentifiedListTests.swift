@@ -90,21 +90,44 @@ import Testing
     let afterOne = list.stamp
     list.update(id: 9) { $0 = -9 }
     #expect(list.change(since: afterOne) == .slot(8))
-    #expect(list.change(since: start) == .unknown)  // two changes since
+    #expect(list.change(since: start) == .unknown)  // two elements changed since
+    // Two changes that one describes.
+    let beforeTwo = list.stamp
+    list[id: 12] = -12
+    list.remove(id: 12)
+    #expect(list.change(since: beforeTwo) == .removed(11))
+    let beforeAppends = list.stamp
+    list.append(600, id: 600)
+    list.append(601, id: 601)
+    #expect(list.change(since: beforeAppends) == .added)
+    list.append(602, id: 602)
+    #expect(list.change(since: beforeAppends) == .unknown)  // three changes since
     var copy = list
     copy[id: 1] = -1
     #expect(list.change(since: copy.stamp) == .unknown)  // a copy's own change
     #expect(copy.change(since: list.stamp) == .slot(0))
-    for change in [
-      { (list: inout IdentifiedList<Int, Int>) in list.append(0, id: 500) },
-      { list in list.remove(id: 3) },
-      { list in list.updateAll { $0 += 1 } },
-      { list in list.removeAll { $0 == 50 } },
+    for (change, expected) in [
+      ({ (list: inout IdentifiedList<Int, Int>) in list.append(0, id: 500) }, ChangeSince.added),
+      ({ list in list.append(contentsOf: [(501, 1), (502, 2)]) }, .added),
+      ({ list in list.remove(id: 3) }, .removed(2)),
+      ({ list in list.updateAll { $0 += 1 } }, .unknown),
+      ({ list in list.removeAll { $0 == 50 } }, .unknown),
     ] {
       let before = list.stamp
       change(&list)
-      #expect(list.change(since: before) == .unknown)
+      #expect(list.change(since: before) == expected)
     }
+    // Removals that lay the list out again are not one removal.
+    var shrinking = numbered(100)
+    for id in 1...60 {
+      let before = shrinking.stamp
+      shrinking.remove(id: id)
+      // The 51st removal lays the 49 left out again, from slot 0.
+      let expected: ChangeSince =
+        id <= 50 ? .removed(id - 1) : id == 51 ? .unknown : .removed(id - 52)
+      #expect(shrinking.change(since: before) == expected)
+    }
+    #expect(shrinking.ids == Array(61...100))
     #expect(list.change(since: 0) == .unknown)
   }
 

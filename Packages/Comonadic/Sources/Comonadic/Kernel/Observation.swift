@@ -110,7 +110,7 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
         let value = list.elements[slot]
         if row.value != value { row.value = value }
         return
-      case .unknown:
+      case .removed, .added, .unknown:
         break
       }
       if ids != list.ids { ids = list.ids }

@@ -27,6 +27,9 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     @usableFromInline var notifies: [Notify] = []
     /// The row each observer was last given; `nil` before it joined or once the row left.
     @usableFromInline var lasts: [Row?] = []
+    /// Whether each last row is one (`lasts[i] != nil`), kept apart: testing an optional row
+    /// for `nil` where it is stored copies it out.
+    @usableFromInline var inList: [Bool] = []
     @usableFromInline var joined: [Bool] = []
     /// Where each row was found last time, to find it again without hashing its id.
     @usableFromInline var hints: [SlotHint] = []
@@ -42,6 +45,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       ids.remove(at: index)
       notifies.remove(at: index)
       lasts.remove(at: index)
+      inList.remove(at: index)
       joined.remove(at: index)
       hints.remove(at: index)
     }
@@ -85,6 +89,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       registry.ids.append(id)
       registry.notifies.append(Notify(notify))
       registry.lasts.append(nil)
+      registry.inList.append(false)
       registry.joined.append(false)
       registry.hints.append(SlotHint())
       return registry.lastToken
@@ -98,6 +103,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     let call = registry.withLock { registry -> Call? in
       guard let index = registry.tokens.firstIndex(of: token) else { return nil }
       let row = list[id: registry.ids[index]]
+      registry.inList[index] = row != nil
       registry.lasts[index] = row
       registry.joined[index] = true
       // The others saw another list, maybe: the next step looks at every row.
@@ -131,23 +137,31 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       var rest: [Call] = []
       // A flag rather than `first == nil`, which copies the call out to compare it.
       var found = false
-      // Since the list the observers saw: nothing changed, or one row in place (only its
-      // observers look), or anything (every observer looks).
+      // Since the list the observers saw: nothing changed; one row changed in place or left
+      // (only its observers look); rows added (only observers of rows not in the list look);
+      // or anything (every observer looks).
       let change = list.change(since: registry.stamp)
       registry.stamp = list.stamp
       if change == .none { return (nil, []) }
       for index in registry.ids.indices where registry.joined[index] {
-        if case .slot(let slot) = change,
-          registry.hints[index].slot != slot || registry.hints[index].layout != list.layout
-        {
+        switch change {
+        case .slot(let slot), .removed(let slot):
           // Its row is in another slot, or was not in the list, and no row was added.
-          continue
+          if registry.hints[index].slot != slot || registry.hints[index].layout != list.layout {
+            continue
+          }
+        case .added:
+          // Its row is in the list, where it was.
+          if registry.inList[index] { continue }
+        case .none, .unknown:
+          break
         }
         // The last row compared where it is kept, not copied out.
         let changed = withUnsafePointer(to: &registry.lasts[index]) { last in
           list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
         }
         guard let row = changed else { continue }
+        registry.inList[index] = row != nil
         registry.lasts[index] = row
         let call = Call(notify: registry.notifies[index], row: row)
         if !found {

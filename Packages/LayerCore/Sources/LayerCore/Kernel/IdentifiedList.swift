@@ -43,11 +43,15 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// A stamp no other value of any list has had: every change gives the list a new one, and
   /// copies keep it, so two lists with the same stamp hold the same elements.
   @usableFromInline var stamp = newLayout()
-  /// The stamp before the last change, when that change was to one element in place (`0`
-  /// otherwise), and that element's slot: what an observer that saw the list just before needs
-  /// to look at.
+  /// The stamp before the last change, when that change was one an observer can follow
+  /// without looking at every element (`0` otherwise), and what it was: one element changed in
+  /// place, one removed, or elements appended.
   @usableFromInline var stampBefore: UInt64 = 0
-  @usableFromInline var changedSlot = 0
+  @usableFromInline var lastChange = ChangeSince.unknown
+  /// The same for the change before that one: a row's update that changes the row and then
+  /// has it removed is two changes between an observer's looks.
+  @usableFromInline var stampTwoBefore: UInt64 = 0
+  @usableFromInline var changeBefore = ChangeSince.unknown
 
   public init() {}
 
@@ -176,7 +180,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
       }
       if let slot = slots[id] {
         elements.modify(slot) { $0 = newValue }
-        restamp(changing: slot)
+        restamp(.slot(slot))
       } else {
         append(newValue, id: id)
       }
@@ -198,7 +202,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     elements.modify(slot) { $0 = element }
     idsBySlot.modify(slot) { $0 = id }
     order.append(id)
-    restamp(changing: nil)
+    restamp(.added)
     return true
   }
 
@@ -230,7 +234,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     guard !added.isEmpty else { return }
     elements.append(contentsOf: added)
     idsBySlot.append(contentsOf: addedIDs)
-    restamp(changing: nil)
+    restamp(.added)
   }
 
   /// Removes the element with `id`.
@@ -244,7 +248,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     idsBySlot.modify(slot) { $0 = nil }
     freeSlots += 1
     if let index = order.firstIndex(of: id) { order.remove(at: index) }
-    restamp(changing: nil)
+    restamp(.removed(slot))
     if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
   }
@@ -273,7 +277,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     }
     order.removeAll { gone.contains($0) }
     freeSlots += gone.count
-    restamp(changing: nil)
+    restamp(.unknown)
     if freeSlots > 32, freeSlots > order.count { compact() }
   }
 
@@ -285,7 +289,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     elements.modifyAll { element in
       if element != nil { change(&element!) }
     }
-    restamp(changing: nil)
+    restamp(.unknown)
   }
 
   /// Changes the element with `id` in place, without copying it; returns `nil` (and calls
@@ -299,30 +303,40 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     id: ID, _ change: (inout Element) throws -> Result
   ) rethrows -> Result? {
     guard let slot = slots[id] else { return nil }
-    defer { restamp(changing: slot) }
+    defer { restamp(.slot(slot)) }
     return try elements.modify(slot) { try change(&$0!) }
   }
 
-  /// Gives the list a new stamp after a change to the element in `slot` in place, or (`nil`)
-  /// any other change.
+  /// Gives the list a new stamp after `change`.
   @inlinable
-  mutating func restamp(changing slot: Int?) {
-    if let slot {
-      stampBefore = stamp
-      changedSlot = slot
-    } else {
+  mutating func restamp(_ change: ChangeSince) {
+    if change == .unknown {
       stampBefore = 0
+      stampTwoBefore = 0
+    } else {
+      stampTwoBefore = stampBefore
+      changeBefore = lastChange
+      stampBefore = stamp
     }
+    lastChange = change
     stamp = newLayout()
   }
 
-  /// How the list changed since it had `stamp`: not at all, in one element in place (its
-  /// slot), or in some other way (`.unknown`).
+  /// How the list changed since it had `stamp`: not at all, by the one or two changes it
+  /// remembers, or in some other way (`.unknown`).
   @inlinable
   package func change(since stamp: UInt64) -> ChangeSince {
     if stamp == self.stamp { return .none }
-    if stamp != 0, stamp == stampBefore { return .slot(changedSlot) }
-    return .unknown
+    guard stamp != 0 else { return .unknown }
+    if stamp == stampBefore { return lastChange }
+    guard stamp == stampTwoBefore else { return .unknown }
+    // Two changes that one describes: to one element and then its removal, or two appends.
+    switch (changeBefore, lastChange) {
+    case (.slot(let first), .slot(let second)) where first == second: return .slot(first)
+    case (.slot(let first), .removed(let second)) where first == second: return .removed(first)
+    case (.added, .added): return .added
+    default: return .unknown
+    }
   }
 
   /// Lays the elements out again in list order, without empty slots.
@@ -361,7 +375,12 @@ package enum ChangeSince: Sendable, Equatable {
   /// One element changed in place, in this slot; the others, and which ids the list has, are
   /// as they were.
   case slot(Int)
-  /// Anything else: elements added or removed, several changed, or a stamp it never had.
+  /// The element in this slot was removed; the others are as they were, in their slots.
+  case removed(Int)
+  /// Elements were appended; the others are as they were, in their slots.
+  case added
+  /// Anything else: several elements changed or removed, the list laid out again, or a stamp
+  /// it never had.
   case unknown
 }
 
