@@ -20,26 +20,33 @@ package func distinct<State, Value: Equatable & Sendable>(
 @usableFromInline
 package final class LastDelivered<Value: Equatable & Sendable>: @unchecked Sendable {
   // @unchecked: only the caller draining the runtime calls an observer, and drains never
-  // overlap, so `value` is never raced. The value lives behind a pointer so reading it skips
-  // the class property exclusivity checks.
-  @usableFromInline let value: UnsafeMutablePointer<Value?>
+  // overlap, so `value` is never raced. The value lives behind a pointer, compared and
+  // replaced where it is: no class property exclusivity checks, and no copy of it (an
+  // optional unwrapped to compare is a copy: a retain and a release of what it holds).
+  @usableFromInline let value: UnsafeMutablePointer<Value>
+  /// Whether `value` holds one yet.
+  @exclusivity(unchecked) @usableFromInline var hasValue = false
 
   @inlinable
   package init() {
     value = .allocate(capacity: 1)
-    value.initialize(to: nil)
   }
 
   deinit {
-    value.deinitialize(count: 1)
+    if hasValue { value.deinitialize(count: 1) }
     value.deallocate()
   }
 
   /// Stores `new` and returns whether it differs from the one before.
   @inlinable
   package func replace(with new: Value) -> Bool {
-    if let last = value.pointee, last == new { return false }
-    value.pointee = new
+    if hasValue {
+      if value.pointee == new { return false }
+      value.pointee = new
+    } else {
+      value.initialize(to: new)
+      hasValue = true
+    }
     return true
   }
 }

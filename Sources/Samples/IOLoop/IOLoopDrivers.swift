@@ -84,7 +84,7 @@ extension Implementation where App == WeatherApp {
 /// The benchmark counter as a pure app: ``tally(_:_:)`` on a copy. Its actions come in through
 /// a screen; observers follow the program's state (`Main.observe`), so a step asks for no
 /// output.
-public struct TallyApp: PureApp {
+public struct TallyApp: PureApp, Equatable {
   public var tally: TallyState
 
   public init(tally: TallyState) { self.tally = tally }
@@ -112,7 +112,9 @@ public final class IOLoopTally: TallySubject {
 
   public init(_ setup: TallySetup) {
     main = Main(state: TallyApp(tally: setup.state), handlers: ScreenHandler(Screen()))
-    for _ in 0..<(setup.observers + setup.fanout) { main.observe({ $0.tally }, setup.notify) }
+    // Whole-program observers: the program compares each step's state once for all of them.
+    let notify = setup.notify
+    for _ in 0..<(setup.observers + setup.fanout) { main.observe { notify($0.tally) } }
     main.start()
   }
 

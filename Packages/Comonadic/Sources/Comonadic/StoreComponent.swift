@@ -222,7 +222,12 @@ struct ViewFans<View> {
           }
           guard !observers.isEmpty else { return }
           let view = space.extract()
-          for observer in observers where !explorer.gate.isStopped { observer.notify(view) }
+          // Read where they are stored: copying each out retains and releases its function.
+          observers.withUnsafeBufferPointer { observers in
+            for index in observers.indices where !explorer.gate.isStopped {
+              observers[index].notify(view)
+            }
+          }
         }
       }
       observer(space.extract())

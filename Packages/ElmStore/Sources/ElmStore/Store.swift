@@ -203,9 +203,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// section of the gate, and none once the store stopped (a stop from inside an observer).
   @inlinable @inline(__always)
   func notify(_ observers: [Subscriber<State>], of state: State, changed: Bool) {
-    for observer in observers where (changed || !observer.onlyOnChange) && !gate.isStopped {
-      observer.notify(state)
-    }
+    observers.notifyEach(of: state, changed: changed) { gate.isStopped }
   }
 
   /// Handles `action` when observers or effects must see it: at once if nobody is draining

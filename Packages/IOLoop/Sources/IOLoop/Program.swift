@@ -341,7 +341,7 @@ where
   @inlinable
   func stepLocked(_ input: borrowing App.Input) {
     let locked = core.value
-    let outputs = locked.pointee.step(input)
+    let (outputs, changed) = locked.pointee.step(input)
     if outputs.isEmpty, locked.pointee.subscribers.isEmpty { return core.unlock() }
     // Observers or outputs: claim the drain, call them outside the lock, then hand over to
     // `drain` for whatever they or other threads sent meanwhile.
@@ -352,7 +352,7 @@ where
     let entered = gate.enter()
     core.unlock()
     if entered {
-      notify(observers, state)
+      notify(observers, state, changed: changed)
       if !outputs.isEmpty, !gate.isStopped { handle(outputs) }
       gate.leave()
     }
@@ -387,10 +387,11 @@ where
     gate.stop()
   }
 
-  /// Calls `observers` with `state` inside the gate's section, none once stopped.
+  /// Calls `observers` with `state` (those called only on change, if it `changed`) inside the
+  /// gate's section, none once stopped.
   @inlinable @inline(__always)
-  func notify(_ observers: [Subscriber<App>], _ state: App) {
-    for observer in observers where !gate.isStopped { observer.notify(state) }
+  func notify(_ observers: [Subscriber<App>], _ state: App, changed: Bool) {
+    observers.notifyEach(of: state, changed: changed) { gate.isStopped }
   }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
@@ -451,7 +452,7 @@ where
         // Queued by a route of the IO type at `slot`, or by `send`: `value` is its input.
         input = App.Input(slot: slot, payload: value)
       }
-      let outputs = locked.pointee.step(input)
+      let (outputs, changed) = locked.pointee.step(input)
       let observers = locked.pointee.subscribers
       let state = locked.pointee.state
       guard gate.enter() else {
@@ -459,19 +460,25 @@ where
         continue
       }
       core.unlock()
-      notify(observers, state)
+      notify(observers, state, changed: changed)
       if !gate.isStopped { handle(outputs) }
       gate.leave()
     }
   }
 
-  /// Adds `notify` as a subscriber, in queue order.
+  /// Adds `notify` as a subscriber, in queue order; with `isEqual`, it is called after a step
+  /// only if the step changed the state.
   @usableFromInline
-  func subscribe(_ notify: @escaping @Sendable (App) -> Void) -> Subscription {
+  func subscribe(
+    _ notify: @escaping @Sendable (App) -> Void,
+    onlyOnChange isEqual: (@Sendable (App, App) -> Bool)? = nil
+  ) -> Subscription {
     let (id, mustDrain) = core.withLock { core in
       core.lastObserverID += 1
       let id = core.lastObserverID
-      return (id, core.enqueue(.subscribe(Subscriber(id: id, notify: notify))))
+      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      let subscriber = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: notify)
+      return (id, core.enqueue(.subscribe(subscriber)))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
@@ -580,7 +587,9 @@ extension Main where App: Equatable {
   @inlinable
   @discardableResult
   public func observe(_ observer: @escaping @Sendable (App) -> Void) -> Subscription {
-    subscribe(distinct({ $0 }, observer))
+    // One comparison per step for all such observers, made by the runtime, rather than one
+    // per observer.
+    runtime.subscribe(observer, onlyOnChange: { $0 == $1 })
   }
 }
 

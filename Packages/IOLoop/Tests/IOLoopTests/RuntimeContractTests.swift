@@ -195,6 +195,28 @@ import Testing
     #expect(view.renders.all == [0, 1])
   }
 
+  // R10, for observers: whole-state observers (one comparison per step for all of them) and a
+  // projection's observer each hear the state now, then only changes, in order.
+  @Test func observersOfTheWholeStateHearOnlyChangesAlongsideAProjectionsObserver() async {
+    let main = makeMain()
+    let first = Recorder<Int>()
+    let second = Recorder<Int>()
+    let ticks = Recorder<Int>()
+    main.observe { (state: Tally) in first.append(state.count) }
+    main.observe({ $0.ticks }) { ticks.append($0) }
+    main.start()
+    main.send(IOInput(.touch, nil))
+    main.send(IOInput(.increment, nil))
+    main.observe { (state: Tally) in second.append(state.count) }
+    main.send(IOInput(.touch, nil))
+    main.send(IOInput(.incrementQuietly, nil))
+    main.send(IOInput(.touch, nil))
+    await main.idle()
+    #expect(first.all == [0, 1, 2])
+    #expect(second.all == [1, 2])
+    #expect(ticks.all == [0])
+  }
+
   // The termination rule.
   @Test func runReturnsTheFinalStateWhenNothingIsLeftToDo() async {
     let main = makeMain()

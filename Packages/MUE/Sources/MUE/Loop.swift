@@ -280,7 +280,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       let observers = locked.pointee.subscribers
       core.unlock()
       if gate.enter() {
-        for observer in observers where !gate.isStopped { observer.notify(next) }
+        observers.notifyEach(of: next) { gate.isStopped }
         gate.leave()
       }
       return drain()
@@ -406,7 +406,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     for task in step.cancelled { task.cancel() }
     guard entered else { return }
     if step.notifies {
-      for observer in step.observers where !gate.isStopped { observer.notify(step.state) }
+      step.observers.notifyEach(of: step.state) { gate.isStopped }
     }
     for launch in step.started where !gate.isStopped { self.launch(launch.effect, launch.run) }
     gate.leave()

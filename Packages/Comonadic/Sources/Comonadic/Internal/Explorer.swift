@@ -116,9 +116,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Calls `observers` with `space`; none once stopped (a stop from inside an observer).
   @inlinable @inline(__always)
   func notify(_ observers: [Subscriber<W>], _ space: W, changed: Bool) {
-    for observer in observers where (changed || !observer.onlyOnChange) && !gate.isStopped {
-      observer.notify(space)
-    }
+    observers.notifyEach(of: space, changed: changed) { gate.isStopped }
   }
 
   /// ``apply(_:)`` for a dispatcher lifted over a list: the work of elements the action

@@ -37,6 +37,10 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
+  /// How to tell whether a step changed the state, once some subscriber is called only on
+  /// change (``Main/observe(_:)`` on an `Equatable` app): asked once per step, not once per
+  /// subscriber.
+  @usableFromInline var isEqual: (@Sendable (State, State) -> Bool)?
   /// The observers of single rows, one ``RowObservers`` per identified list.
   @usableFromInline var rowObservers: RowObserverTable = [:]
   /// The id of the last observer added.
@@ -52,11 +56,15 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   ///
   /// A mutating method, so the state is borrowed for the step, not copied: the app's own copy
   /// into its result is the only one.
+  ///
+  /// - Returns: The outputs, and whether the state changed (`true` unless a subscriber that is
+  ///   called only on change asked for the comparison).
   @inlinable
-  mutating func step(_ input: borrowing Input) -> State.Outputs {
+  mutating func step(_ input: borrowing Input) -> (outputs: State.Outputs, changed: Bool) {
     let (next, outputs) = state.run(input: input)
+    let changed = !(isEqual?(state, next) ?? false)
     state = next
-    return outputs
+    return (outputs, changed)
   }
 
   /// Nothing queued or handled, and no finite work (R7's idle).

@@ -17,3 +17,23 @@ package struct Subscriber<Value>: Sendable {
     self.notify = notify
   }
 }
+
+extension Array {
+  /// Calls each subscriber with `value`, in order: those called only on change only if it
+  /// `changed`; none once `isStopped()` (a stop from inside a subscriber).
+  ///
+  /// The subscribers are read where they are stored, not copied out one by one: a copy
+  /// retains and releases each one's function (measured: 134 -> 86 instructions per
+  /// subscriber).
+  @inlinable @inline(__always)
+  package func notifyEach<Value>(
+    of value: Value, changed: Bool = true, unless isStopped: () -> Bool
+  ) where Element == Subscriber<Value> {
+    withUnsafeBufferPointer { subscribers in
+      for index in subscribers.indices
+      where (changed || !subscribers[index].onlyOnChange) && !isStopped() {
+        subscribers[index].notify(value)
+      }
+    }
+  }
+}
