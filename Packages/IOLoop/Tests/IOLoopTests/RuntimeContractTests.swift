@@ -203,7 +203,7 @@ import Testing
     let second = Recorder<Int>()
     let ticks = Recorder<Int>()
     main.observe { (state: Tally) in first.append(state.count) }
-    main.observe({ $0.ticks }) { ticks.append($0) }
+    main.observe({ $0.ticks }, { ticks.append($0) })
     main.start()
     main.send(IOInput(.touch, nil))
     main.send(IOInput(.increment, nil))
