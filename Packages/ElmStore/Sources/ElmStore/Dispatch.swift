@@ -268,4 +268,7 @@ protocol EffectHost<Action>: AnyObject, Sendable {
   /// The store's state now, type-erased (a child's part, for a scoped host), or `nil` when the
   /// store is gone or stopped.
   func currentState() -> Any?
+  /// Whether the host is a store's runtime, which a child's host holds weakly (so an effect
+  /// never keeps a store alive); hosts that are not are held strongly by their children.
+  var isOwner: Bool { get }
 }

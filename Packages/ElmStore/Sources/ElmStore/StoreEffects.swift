@@ -5,6 +5,8 @@
 #endif
 
 extension StoreRuntime: EffectHost {
+  @usableFromInline var isOwner: Bool { true }
+
   @usableFromInline
   func currentState() -> Any? {
     withCore { core in core.phase.isStopped ? nil : core.state as Any }
