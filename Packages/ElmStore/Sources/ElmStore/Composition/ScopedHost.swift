@@ -93,7 +93,6 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
 /// Numbers for children's runs without an id (negative, so they never meet a store's tokens).
 private let anonymousRuns = Atomic(Int.min / 2)
 
-
 /// The host of a ``Dispatch`` made from a closure: actions go to the closure; runs are tasks of
 /// its own, filed by key so a run supersedes the one under the same id.
 final class ClosureHost<Action: Sendable>: EffectHost {
