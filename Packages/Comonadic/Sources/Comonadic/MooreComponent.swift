@@ -89,6 +89,7 @@ public final class MooreComponent<
   }
 
   /// Stops the component: effects are cancelled, observers released, later inputs ignored.
+  @inlinable
   public func stop() { explorer.stop() }
 
   /// Returns when nothing is queued or handled and no task effect is running.

@@ -102,6 +102,7 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   /// Stops the component: effects are cancelled, observers released, later inputs ignored.
   ///
   /// When `stop()` returns, no observer is called again and no late result is applied.
+  @inlinable
   public func stop() { explorer.stop() }
 
   /// Returns when nothing is queued or handled and no task effect is running.

@@ -97,6 +97,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// `Send.ifActive` never begins. An observer call or effect begun on another
   /// thread is waited for; called from inside one, `stop()` returns at once and the store calls
   /// nothing more once it returns. Callable from any thread; calling it again does nothing.
+  @inlinable
   public func stop() { runtime.stop() }
 
   /// Returns when nothing is queued and no finite effect is running.
@@ -254,6 +255,9 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// thread is waited for; called from inside one, `stop()` returns at once and the store
   /// calls nothing more once it returns. Callable from any thread; calling it again does
   /// nothing.
+  // Inlinable, as every entry that runs the store's code: unspecialized, each use of the
+  // core's generic types looks their metadata up.
+  @inlinable
   func stop() {
     withCore { $0.stop() }.complete()
     gate.stop()
@@ -267,7 +271,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
   }
 
-  @usableFromInline
+  @inlinable
   func addObserver(
     _ observer: @escaping @Sendable (State) -> Void,
     onlyOnChange isEqual: (@Sendable (State, State) -> Bool)? = nil

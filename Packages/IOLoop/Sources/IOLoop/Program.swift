@@ -128,6 +128,7 @@ where
   /// wrapped in ``WhileRunning`` (a save, a log line) never begins. An observer or handler call
   /// begun on another thread is waited for; called from inside one, `stop()` returns at once
   /// and nothing more is called once that call returns.
+  @inlinable
   public func stop() { runtime.stop() }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
@@ -382,6 +383,8 @@ where
   /// wrapped in ``WhileRunning`` (a save, a log line) never begins. An observer or handler call
   /// begun on another thread is waited for; called from inside one, `stop()` returns at once
   /// and nothing more is called once that call returns.
+  // Inlinable: unspecialized, each use of the core's generic types looks their metadata up.
+  @inlinable
   func stop() {
     core.withLock { $0.stop() }.complete()
     gate.stop()
@@ -468,7 +471,7 @@ where
 
   /// Adds `notify` as a subscriber, in queue order; with `isEqual`, it is called after a step
   /// only if the step changed the state.
-  @usableFromInline
+  @inlinable
   func subscribe(
     _ notify: @escaping @Sendable (App) -> Void,
     onlyOnChange isEqual: (@Sendable (App, App) -> Bool)? = nil

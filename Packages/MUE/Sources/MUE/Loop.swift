@@ -115,6 +115,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ///
   /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
   /// To go on from where it stopped, make a new loop with ``restarted()``.
+  @inlinable
   public func stop() { runtime.stop() }
 
   /// Returns when nothing is queued or handled and no effect handler is running.
@@ -304,6 +305,8 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   ///
   /// Stopping is final: a stopped loop never runs again, and ``start()`` on it does nothing.
   /// To go on from where it stopped, make a new loop with ``restarted()``.
+  // Inlinable: unspecialized, each use of the core's generic types looks their metadata up.
+  @inlinable
   func stop() {
     core.withLock { $0.stop() }.complete()
     gate.stop()

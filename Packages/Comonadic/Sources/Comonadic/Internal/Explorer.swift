@@ -326,7 +326,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Adds an observer of the space, in turn with the queue.
-  @usableFromInline
+  @inlinable
   func observe(
     initial: Bool, onlyOnChange isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?,
     _ notify: @escaping @Sendable (W) -> Void
@@ -366,6 +366,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Stops for good; returns once what began on other threads has ended (R6).
+  // Inlinable: unspecialized, each use of the core's generic types looks their metadata up.
+  @inlinable
   func stop() {
     core.withLock { $0.stop() }.complete()
     gate.stop()
