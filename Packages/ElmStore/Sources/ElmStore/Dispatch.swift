@@ -6,10 +6,10 @@
 public struct Dispatch<Action: Sendable>: Sendable {
   // Weak and inline: an effect may keep its `Dispatch` (a timer does) without keeping the
   // store, and making one per action allocates nothing.
-  weak let storeHost: (any EffectHost<Action>)?
+  @usableFromInline weak let storeHost: (any EffectHost<Action>)?
   /// A host that maps into a parent's actions (``map(_:)``, lifted effects); it holds its own
   /// parent weakly, so keeping it keeps no store alive.
-  let scopedHost: (any EffectHost<Action>)?
+  @usableFromInline let scopedHost: (any EffectHost<Action>)?
 
   @usableFromInline
   init(host: some EffectHost<Action>) {
@@ -17,6 +17,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
     scopedHost = nil
   }
 
+  @usableFromInline
   init(scoped host: any EffectHost<Action>) {
     storeHost = nil
     scopedHost = host
@@ -36,7 +37,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
     self.init(scoped: ClosureHost(executor: executor, dispatch: dispatch))
   }
 
-  var host: (any EffectHost<Action>)? { scopedHost ?? storeHost }
+  @usableFromInline var host: (any EffectHost<Action>)? { scopedHost ?? storeHost }
 
   /// Dispatches `action` to the store.
   public func callAsFunction(_ action: Action) {
@@ -60,7 +61,9 @@ public struct Dispatch<Action: Sendable>: Sendable {
   /// A dispatch for one child: its actions embedded, its runs filed under `namespace` so two
   /// children's runs never supersede each other and a removed child's runs can be cancelled
   /// together (``cancel(namespace:)``); `project` finds the child's state in the parent's.
-  @usableFromInline
+  // Inlinable: the child's host made where its types are known (its metadata looked up once,
+  // not on every child message).
+  @inlinable
   func scoped<Child: Sendable>(
     _ namespace: AnyWorkID, embed: @escaping @Sendable (Child) -> Action,
     project: @escaping @Sendable (Any) -> Any? = { _ in nil }

@@ -9,8 +9,9 @@ struct ScopedKey: Hashable, Sendable {
 /// An ``EffectHost`` for a child's actions: embeds them into its parent's and, given a
 /// namespace, files the child's runs under it. Holds the parent weakly unless the parent is
 /// itself a scoped host (which holds its own parent weakly).
+@usableFromInline
 final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
-  typealias Action = Child
+  @usableFromInline typealias Action = Child
 
   private weak let weakParent: (any EffectHost<Parent>)?
   private let strongParent: (any EffectHost<Parent>)?
@@ -18,6 +19,7 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
   private let namespace: AnyWorkID?
   private let project: @Sendable (Any) -> Any?
 
+  @usableFromInline
   init(
     parent: any EffectHost<Parent>, embed: @escaping @Sendable (Child) -> Parent,
     namespace: AnyWorkID?, project: @escaping @Sendable (Any) -> Any?
@@ -38,22 +40,24 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
 
   private var parent: (any EffectHost<Parent>)? { strongParent ?? weakParent }
 
-  var isOwner: Bool { false }
+  @usableFromInline var isOwner: Bool { false }
 
   private func scoped(_ key: RunKey<AnyWorkID>) -> RunKey<AnyWorkID> {
     guard let namespace else { return key }
     return .id(AnyWorkID(ScopedKey(namespace: namespace, inner: key)))
   }
 
-  func dispatch(_ action: Child) { parent?.dispatch(embed(action)) }
+  @usableFromInline func dispatch(_ action: Child) { parent?.dispatch(embed(action)) }
 
-  func deliver(_ action: Child, from origin: Run<AnyWorkID>) {
+  @usableFromInline func deliver(_ action: Child, from origin: Run<AnyWorkID>) {
     parent?.deliver(embed(action), from: origin)
   }
 
-  func isLive(_ origin: Run<AnyWorkID>) -> Bool { parent?.isLive(origin) ?? false }
+  @usableFromInline func isLive(_ origin: Run<AnyWorkID>) -> Bool {
+    parent?.isLive(origin) ?? false
+  }
 
-  func start(
+  @usableFromInline func start(
     _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Child>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Child>) -> Void)?
@@ -72,11 +76,11 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
       operation: { send in try await operation(send.map(embed)) }, catch: mappedHandler)
   }
 
-  func cancel(_ key: RunKey<AnyWorkID>) { parent?.cancel(scoped(key)) }
+  @usableFromInline func cancel(_ key: RunKey<AnyWorkID>) { parent?.cancel(scoped(key)) }
 
-  func currentState() -> Any? { parent?.currentState().flatMap(project) }
+  @usableFromInline func currentState() -> Any? { parent?.currentState().flatMap(project) }
 
-  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
+  @usableFromInline func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
     guard let namespace else {
       parent?.cancelAll(where: matches)
       return
@@ -95,8 +99,9 @@ private let anonymousRuns = Atomic(Int.min / 2)
 
 /// The host of a ``Dispatch`` made from a closure: actions go to the closure; runs are tasks of
 /// its own, filed by key so a run supersedes the one under the same id.
+@usableFromInline
 final class ClosureHost<Action: Sendable>: EffectHost {
-  var isOwner: Bool { false }
+  @usableFromInline var isOwner: Bool { false }
   private let executor: (any TaskExecutor)?
   private let dispatch: @Sendable (Action) -> Void
   private let runs = Lock(RunRegistry<AnyWorkID>())
@@ -107,19 +112,21 @@ final class ClosureHost<Action: Sendable>: EffectHost {
   }
 
   /// A host that drops everything: a dispatch whose store is gone.
-  static var inert: ClosureHost { ClosureHost(executor: nil) { _ in } }
+  @usableFromInline static var inert: ClosureHost { ClosureHost(executor: nil) { _ in } }
 
-  func dispatch(_ action: Action) { dispatch(action) }
+  @usableFromInline func dispatch(_ action: Action) { dispatch(action) }
 
-  func currentState() -> Any? { nil }
+  @usableFromInline func currentState() -> Any? { nil }
 
-  func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
+  @usableFromInline func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
     if isLive(origin) { dispatch(action) }
   }
 
-  func isLive(_ origin: Run<AnyWorkID>) -> Bool { runs.withLock { $0.isLive(origin) } }
+  @usableFromInline func isLive(_ origin: Run<AnyWorkID>) -> Bool {
+    runs.withLock { $0.isLive(origin) }
+  }
 
-  func start(
+  @usableFromInline func start(
     _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, Send<Action>) -> Void)?
@@ -141,11 +148,11 @@ final class ClosureHost<Action: Sendable>: EffectHost {
     if !runs.withLock({ $0.attach(task, to: run) }) { task.cancel() }
   }
 
-  func cancel(_ key: RunKey<AnyWorkID>) {
+  @usableFromInline func cancel(_ key: RunKey<AnyWorkID>) {
     runs.withLock { $0.remove(key) }?.task?.cancel()
   }
 
-  func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
+  @usableFromInline func cancelAll(where matches: @escaping @Sendable (RunKey<AnyWorkID>) -> Bool) {
     let cancelled = runs.withLock { runs in
       runs.keys(where: matches).compactMap { runs.remove($0)?.task }
     }
