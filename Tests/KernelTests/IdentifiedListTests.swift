@@ -141,6 +141,30 @@ import Testing
     var changed: [Int] = []
     list.forEachChange(from: before) { id, _ in changed.append(id) }
     #expect(changed == [2])
+    // A change the list remembers, which left the NaN as it was.
+    var touched = before
+    touched.update(id: 0) { _ in }
+    #expect(touched == before && before == touched)
+  }
+
+  @Test func aCopyChangedOnceIsComparedByThatChange() {
+    let original = numbered(1000)
+    var same = original
+    same[id: 500] = 500  // changed in place to an equal element
+    var other = original
+    other.update(id: 500) { $0 = -500 }
+    var shorter = original
+    shorter.remove(id: 500)
+    var longer = original
+    longer.append(1001, id: 1001)
+    #expect(same == original && original == same)
+    #expect(other != original && original != other)
+    #expect(shorter != original && original != shorter)
+    #expect(longer != original && original != longer)
+    // Both changed since a common original: compared in full.
+    var back = other
+    back[id: 500] = 500
+    #expect(back == same && same == back)
   }
 
   @Test func equalityIsAboutIdsAndElementsNotHistory() {

@@ -481,6 +481,12 @@ extension IdentifiedList: Equatable where Element: Equatable {
   ///   changed copy of it; O(n) otherwise.
   @inlinable
   public static func == (lhs: IdentifiedList, rhs: IdentifiedList) -> Bool {
+    // One is the other, or the other after a change it remembers (a value-in, value-out
+    // update's new state against its old one): only that change is looked at.
+    if lhs.stamp == rhs.stamp { return true }
+    if let equal = isEqual(lhs, afterChangesTo: rhs) ?? isEqual(rhs, afterChangesTo: lhs) {
+      return equal
+    }
     guard lhs.order == rhs.order else { return false }
     // The same id in every slot (a copy, or built the same way): compare the elements' trees,
     // skipping the nodes both share.
@@ -491,6 +497,24 @@ extension IdentifiedList: Equatable where Element: Equatable {
     }
     for id in lhs.order where lhs[id: id] != rhs[id: id] { return false }
     return true
+  }
+
+  /// Whether `new` equals `old`, when `new` is `old` after a change it remembers; `nil` when
+  /// it is not.
+  @inlinable
+  static func isEqual(_ new: IdentifiedList, afterChangesTo old: IdentifiedList) -> Bool? {
+    switch new.change(since: old.stamp) {
+    case .none: true
+    // The same ids in the same slots; one element may differ (compared as the trees compare
+    // elements: bit for bit, then with `==`).
+    case .slot(let slot):
+      withUnsafePointer(to: new.elements[slot]) { mine in
+        withUnsafePointer(to: old.elements[slot]) { theirs in SlotTree.isSame(mine, theirs) }
+      }
+    // An id less, or more.
+    case .removed, .added: false
+    case .unknown: nil
+    }
   }
 }
 
