@@ -29,6 +29,16 @@ struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendab
   @usableFromInline var operation: @Sendable (Environment, Focus) async -> Action
   @usableFromInline var focus: Focus
   @usableFromInline var rest: ArraySlice<Effect<Environment, Focus, Action>>
+
+  @inlinable
+  init(
+    operation: @escaping @Sendable (Environment, Focus) async -> Action, focus: Focus,
+    rest: ArraySlice<Effect<Environment, Focus, Action>>
+  ) {
+    self.operation = operation
+    self.focus = focus
+    self.rest = rest
+  }
 }
 
 /// Everything an explorer guards with its lock: the space it owns and its queue, observers and
@@ -88,6 +98,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Files a new run under `id`, replacing the one going under it (what that one queued is
   /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  @usableFromInline
   mutating func start(_ id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<AnyWorkID>, superseded: Task<Void, Never>?
   )? {

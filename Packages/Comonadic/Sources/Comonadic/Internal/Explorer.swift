@@ -166,7 +166,9 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Starts a task step, or queues it behind the run under its id.
-  @usableFromInline
+  // Inlinable, as the task it starts: unspecialized, each use of the core's generic types
+  // looks their metadata up.
+  @inlinable
   func start(
     _ id: AnyWorkID?, whenRunning: WhenRunning,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
@@ -187,7 +189,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     launch(run, focus: focus, operation: operation, rest: rest)
   }
 
-  @usableFromInline
+  @inlinable
   func launch(
     _ run: Run<AnyWorkID>, focus: W.Focus,
     operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
@@ -253,7 +255,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   func isLive(_ run: Run<AnyWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
 
   /// Whether the runtime was stopped.
-  var hasStopped: Bool { core.withLock { $0.phase.isStopped } }
+  @inlinable var hasStopped: Bool { core.withLock { $0.phase.isStopped } }
 
   /// Goes on with the drain on a task of the explorer's own, on its executor.
   @usableFromInline
