@@ -147,6 +147,30 @@ import Testing
     #expect(touched == before && before == touched)
   }
 
+  /// An id with few distinct hashes: long probe runs in the index.
+  struct Clash: Hashable, Sendable {
+    let value: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(value % 3) }
+  }
+
+  @Test func idsWhoseHashesCollideAreFoundAddedAndRemovedAsADictionaryWould() {
+    var generator = SystemRandomNumberGenerator()
+    var list = IdentifiedList<Clash, Int>()
+    var model: [Int: Int] = [:]
+    for step in 0..<3_000 {
+      let value = Int.random(in: 0..<400, using: &generator)
+      if Bool.random(using: &generator) {
+        let appended = list.append(step, id: Clash(value: value))
+        #expect(appended == (model[value] == nil))
+        if appended { model[value] = step }
+      } else {
+        #expect(list.remove(id: Clash(value: value)) == model.removeValue(forKey: value))
+      }
+    }
+    #expect(list.count == model.count)
+    for value in 0..<400 { #expect(list[id: Clash(value: value)] == model[value]) }
+  }
+
   @Test func aCopyChangedOnceIsComparedByThatChange() {
     let original = numbered(1000)
     var same = original

@@ -220,20 +220,32 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     let expected = newElements.underestimatedCount
     slots.reserveCapacity(order.count + expected)
     order.reserveCapacity(order.count + expected)
-    var added = ContiguousArray<Element?>()
-    var addedIDs = ContiguousArray<ID?>()
-    added.reserveCapacity(expected)
-    addedIDs.reserveCapacity(expected)
+    // Laid in a leaf at a time: what is held apart is one leaf, not a copy of the batch.
+    let width = SlotTree<Element>.width
+    var leaf = ContiguousArray<Element?>()
+    var leafIDs = ContiguousArray<ID?>()
+    leaf.reserveCapacity(width)
+    leafIDs.reserveCapacity(width)
     let start = elements.slotCount
+    var next = start
     for (id, element) in newElements {
-      guard slots.insert(start + added.count, for: id) else { continue }
-      added.append(element)
-      addedIDs.append(id)
+      guard slots.insert(next, for: id) else { continue }
+      leaf.append(element)
+      leafIDs.append(id)
       order.append(id)
+      next += 1
+      if next % width == 0 {
+        elements.append(contentsOf: leaf)
+        idsBySlot.append(contentsOf: leafIDs)
+        leaf.removeAll(keepingCapacity: true)
+        leafIDs.removeAll(keepingCapacity: true)
+      }
     }
-    guard !added.isEmpty else { return }
-    elements.append(contentsOf: added)
-    idsBySlot.append(contentsOf: addedIDs)
+    guard next != start else { return }
+    if !leaf.isEmpty {
+      elements.append(contentsOf: leaf)
+      idsBySlot.append(contentsOf: leafIDs)
+    }
     restamp(.added)
   }
 
@@ -521,49 +533,130 @@ extension IdentifiedList: Equatable where Element: Equatable {
 /// The slot of each id, in buckets by hash that copies of a list share: adding or removing an
 /// id copies one bucket (and the array of buckets) when a copy shares them, never every id.
 ///
+/// Each bucket is an open-addressing table (linear probing), so an id is hashed once per lookup,
+/// whichever bucket it is in (a dictionary per bucket hashed it twice: once to pick the bucket,
+/// once inside it). Hashes are not kept (memory): growing and removing hash again the ids they
+/// move.
+///
 /// One bucket up to 256 ids; past 256 per bucket there are eight times as many.
 @usableFromInline
 struct SlotIndex<ID: Hashable & Sendable>: Sendable {
-  @usableFromInline var buckets: [[ID: Int]] = [[:]]
+  @usableFromInline var buckets: [Bucket] = [Bucket()]
   @usableFromInline var count = 0
+
+  /// One table: `ids[i]` (`nil`: empty) and its `slots[i]`; a capacity that is a power of two
+  /// and at most seven eighths full, or none yet.
+  @usableFromInline
+  struct Bucket: Sendable {
+    @usableFromInline var ids: ContiguousArray<ID?> = []
+    @usableFromInline var slots: ContiguousArray<Int> = []
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    /// Where `hash` starts probing: the high half's bits (the low ones pick the bucket).
+    @inlinable
+    func home(_ hash: Int) -> Int {
+      Int(truncatingIfNeeded: UInt(bitPattern: hash) >> (UInt.bitWidth / 2)) & (ids.count - 1)
+    }
+
+    /// The index of `id`, or `nil`.
+    @inlinable
+    func index(of id: ID, hash: Int) -> Int? {
+      guard !ids.isEmpty else { return nil }
+      let mask = ids.count - 1
+      var index = home(hash)
+      while true {
+        switch ids[index] {
+        case .none: return nil
+        case .some(let found) where found == id: return index
+        default: index = (index + 1) & mask
+        }
+      }
+    }
+
+    /// Files `id` (which it does not have) under `slot`.
+    @inlinable
+    mutating func insertNew(_ id: ID, hash: Int, slot: Int) {
+      if (count + 1) * 8 > ids.count * 7 { resize(to: Swift.max(8, ids.count * 2)) }
+      let mask = ids.count - 1
+      var index = home(hash)
+      while ids[index] != nil { index = (index + 1) & mask }
+      ids[index] = id
+      slots[index] = slot
+      count += 1
+    }
+
+    /// Removes the entry at `index`, moving later entries of its probe run back so every id
+    /// stays reachable from its home.
+    @inlinable
+    mutating func remove(at index: Int) {
+      let mask = ids.count - 1
+      var hole = index
+      var next = (index + 1) & mask
+      while let moving = ids[next] {
+        let home = home(moving.hashValue)
+        // Moved back only if its home is not between the hole and it (cyclically).
+        if (next - home) & mask >= (next - hole) & mask {
+          ids[hole] = moving
+          slots[hole] = slots[next]
+          hole = next
+        }
+        next = (next + 1) & mask
+      }
+      ids[hole] = nil
+      count -= 1
+    }
+
+    /// Lays the entries into a table of `capacity` (a power of two).
+    @inlinable
+    mutating func resize(to capacity: Int) {
+      var larger = Bucket()
+      larger.ids = ContiguousArray(repeating: nil, count: capacity)
+      larger.slots = ContiguousArray(repeating: 0, count: capacity)
+      for index in ids.indices {
+        guard let id = ids[index] else { continue }
+        larger.insertNew(id, hash: id.hashValue, slot: slots[index])
+      }
+      self = larger
+    }
+  }
 
   @inlinable init() {}
 
   @inlinable
-  func bucket(_ id: ID) -> Int {
-    buckets.count == 1 ? 0 : id.hashValue & (buckets.count - 1)
-  }
+  func bucket(_ hash: Int) -> Int { hash & (buckets.count - 1) }
 
   /// The slot of `id`.
   @inlinable
-  subscript(id: ID) -> Int? { buckets[bucket(id)][id] }
+  subscript(id: ID) -> Int? {
+    let hash = id.hashValue
+    let bucket = bucket(hash)
+    return buckets[bucket].index(of: id, hash: hash).map { buckets[bucket].slots[$0] }
+  }
 
-  /// Files `slot` under `id` unless `id` has a slot already; returns whether it did. One
-  /// lookup: the dictionary's defaulting accessor finds or makes the entry in place.
+  /// Files `slot` under `id` unless `id` has a slot already; returns whether it did.
   @inlinable
   mutating func insert(_ slot: Int, for id: ID) -> Bool {
-    let inserted = Self.claim(&buckets[bucket(id)][id, default: -1], slot)
-    guard inserted else { return false }
+    let hash = id.hashValue
+    let bucket = bucket(hash)
+    guard buckets[bucket].index(of: id, hash: hash) == nil else { return false }
+    buckets[bucket].insertNew(id, hash: hash, slot: slot)
     count += 1
     if count > buckets.count * 256 { grow() }
     return true
   }
 
-  @inlinable
-  static func claim(_ entry: inout Int, _ slot: Int) -> Bool {
-    guard entry == -1 else { return false }
-    entry = slot
-    return true
-  }
-
   /// Makes room for `capacity` ids: enough buckets, each sized for its share, so filling them
-  /// rehashes nothing.
+  /// moves nothing.
   @inlinable
   mutating func reserveCapacity(_ capacity: Int) {
     while capacity > buckets.count * 256 { grow() }
     let share = capacity / buckets.count + capacity / (buckets.count * 8) + 1
-    for index in buckets.indices where buckets[index].capacity < share {
-      buckets[index].reserveCapacity(share)
+    var size = 8
+    while size * 7 < share * 8 { size *= 2 }
+    for index in buckets.indices where buckets[index].ids.count < size {
+      buckets[index].resize(to: size)
     }
   }
 
@@ -571,17 +664,28 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @inlinable
   @discardableResult
   mutating func removeValue(forKey id: ID) -> Int? {
-    let slot = buckets[bucket(id)].removeValue(forKey: id)
-    if slot != nil { count -= 1 }
+    let hash = id.hashValue
+    let bucket = bucket(hash)
+    guard let index = buckets[bucket].index(of: id, hash: hash) else { return nil }
+    let slot = buckets[bucket].slots[index]
+    buckets[bucket].remove(at: index)
+    count -= 1
     return slot
   }
 
-  @usableFromInline
+  /// Eight times as many buckets, each sized for twice its share.
+  @inlinable
   mutating func grow() {
-    var larger = [[ID: Int]](repeating: [:], count: buckets.count * 8)
-    for index in larger.indices { larger[index].reserveCapacity(count / larger.count * 2) }
+    var larger = [Bucket](repeating: Bucket(), count: buckets.count * 8)
+    var size = 8
+    while size * 7 < (count / larger.count) * 2 * 8 { size *= 2 }
+    for index in larger.indices { larger[index].resize(to: size) }
     for bucket in buckets {
-      for (id, slot) in bucket { larger[id.hashValue & (larger.count - 1)][id] = slot }
+      for index in bucket.ids.indices {
+        guard let id = bucket.ids[index] else { continue }
+        let hash = id.hashValue
+        larger[hash & (larger.count - 1)].insertNew(id, hash: hash, slot: bucket.slots[index])
+      }
     }
     buckets = larger
   }
