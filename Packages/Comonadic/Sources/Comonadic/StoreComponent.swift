@@ -165,7 +165,7 @@ final class Target<Input: Sendable>: @unchecked Sendable {
 /// order they joined.
 @usableFromInline
 struct ViewFans<View> {
-  @usableFromInline typealias Observer = (id: Int, notify: @Sendable (View) -> Void)
+  @usableFromInline typealias Observer = Subscriber<View>
 
   @usableFromInline
   struct Fan {
@@ -214,7 +214,7 @@ struct ViewFans<View> {
     // Run by the explorer itself, which is alive while it runs it.
     explorer.inTurn { [unowned(unsafe) explorer] space in
       let mustAttach = fans.withLock { fans in
-        fans.join((id, observer), changesOnly: changesOnly)
+        fans.join(Subscriber(id: id, notify: observer), changesOnly: changesOnly)
       }
       if mustAttach {
         explorer.attach(onlyOnChange: isEqual) { space in
@@ -223,12 +223,7 @@ struct ViewFans<View> {
           }
           guard !observers.isEmpty else { return }
           let view = space.extract()
-          // Read where they are stored: copying each out retains and releases its function.
-          observers.withUnsafeBufferPointer { observers in
-            for index in observers.indices where !explorer.gate.isStopped {
-              observers[index].notify(view)
-            }
-          }
+          observers.notifyEach(of: view) { explorer.gate.isStopped }
         }
       }
       observer(space.extract())

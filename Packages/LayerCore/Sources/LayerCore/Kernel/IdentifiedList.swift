@@ -575,16 +575,29 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
       }
     }
 
-    /// Files `id` (which it does not have) under `slot`.
+    /// The capacity that holds `count` ids at most seven eighths full.
     @inlinable
-    mutating func insertNew(_ id: ID, hash: Int, slot: Int) {
+    static func capacity(for count: Int) -> Int {
+      var capacity = 8
+      while capacity * 7 < count * 8 { capacity *= 2 }
+      return capacity
+    }
+
+    /// Files `slot` under `id` unless it has `id` already (one probe either way); returns
+    /// whether it did.
+    @inlinable
+    mutating func insert(_ id: ID, hash: Int, slot: Int) -> Bool {
       if (count + 1) * 8 > ids.count * 7 { resize(to: Swift.max(8, ids.count * 2)) }
       let mask = ids.count - 1
       var index = home(hash)
-      while ids[index] != nil { index = (index + 1) & mask }
+      while let found = ids[index] {
+        if found == id { return false }
+        index = (index + 1) & mask
+      }
       ids[index] = id
       slots[index] = slot
       count += 1
+      return true
     }
 
     /// Removes the entry at `index`, moving later entries of its probe run back so every id
@@ -616,7 +629,7 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
       larger.slots = ContiguousArray(repeating: 0, count: capacity)
       for index in ids.indices {
         guard let id = ids[index] else { continue }
-        larger.insertNew(id, hash: id.hashValue, slot: slots[index])
+        _ = larger.insert(id, hash: id.hashValue, slot: slots[index])
       }
       self = larger
     }
@@ -639,9 +652,7 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @inlinable
   mutating func insert(_ slot: Int, for id: ID) -> Bool {
     let hash = id.hashValue
-    let bucket = bucket(hash)
-    guard buckets[bucket].index(of: id, hash: hash) == nil else { return false }
-    buckets[bucket].insertNew(id, hash: hash, slot: slot)
+    guard buckets[bucket(hash)].insert(id, hash: hash, slot: slot) else { return false }
     count += 1
     if count > buckets.count * 256 { grow() }
     return true
@@ -652,9 +663,7 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @inlinable
   mutating func reserveCapacity(_ capacity: Int) {
     while capacity > buckets.count * 256 { grow() }
-    let share = capacity / buckets.count + capacity / (buckets.count * 8) + 1
-    var size = 8
-    while size * 7 < share * 8 { size *= 2 }
+    let size = Bucket.capacity(for: capacity / buckets.count + capacity / (buckets.count * 8) + 1)
     for index in buckets.indices where buckets[index].ids.count < size {
       buckets[index].resize(to: size)
     }
@@ -677,14 +686,13 @@ struct SlotIndex<ID: Hashable & Sendable>: Sendable {
   @inlinable
   mutating func grow() {
     var larger = [Bucket](repeating: Bucket(), count: buckets.count * 8)
-    var size = 8
-    while size * 7 < (count / larger.count) * 2 * 8 { size *= 2 }
+    let size = Bucket.capacity(for: count / larger.count * 2)
     for index in larger.indices { larger[index].resize(to: size) }
     for bucket in buckets {
       for index in bucket.ids.indices {
         guard let id = bucket.ids[index] else { continue }
         let hash = id.hashValue
-        larger[hash & (larger.count - 1)].insertNew(id, hash: hash, slot: bucket.slots[index])
+        _ = larger[hash & (larger.count - 1)].insert(id, hash: hash, slot: bucket.slots[index])
       }
     }
     buckets = larger
