@@ -75,16 +75,15 @@ extension Implementation where App == WeatherApp {
 // side-by-side: end
 
 // side-by-side: todos wiring
-/// Connects the todos flow to the kit: the list's screen shows the root view, the rows' screen
-/// each row's; intents go in through them as a tap would.
+/// Connects the todos flow to the kit: the list's screen shows the root view, the rows' machine
+/// each observed row's; intents go in through them as a tap would.
 final class LayerTodosDriver: AppDriver, Sendable {
   typealias App = TodosApp
   let core: LayerTodos.App
   let screen = Screen<TodosView, TodosIntent>(placeholder: .loading)
-  let rows = RowScreens()
+  let rows = LayerTodoRows()
   let flow = FlowBox()
   let executor: (any TaskExecutor)?
-  private let pending = PendingObservers<Int, TodoRowView?>()
 
   init(environment: TodosEnvironment) {
     core = LayerTodos.App(screen: screen, rows: rows, environment: environment)
@@ -93,19 +92,17 @@ final class LayerTodosDriver: AppDriver, Sendable {
 
   func start(observer: @escaping @Sendable (TodosView) -> Void) async {
     screen.observe(observer)
-    for (id, observer) in pending.start() { observeRow(id, observer) }
     flow.start(core, executor: executor)
   }
 
+  /// One row's view, and `nil` once when it is not or no longer in the list (R11). Asked
+  /// before start, the rows' machine answers at its start.
   func observe(_ id: Int, observer: @escaping @Sendable (TodoRowView?) -> Void) async {
-    if pending.defer(id, observer) { return }
-    observeRow(id, observer)
-  }
-
-  /// One row's view, and `nil` once when it is not or no longer in the list (R11).
-  private func observeRow(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
     let gone = Once()
-    rows.observe(id) { view in
+    let view: @Sendable (LayerTodoRow.State?) -> TodoRowView? = {
+      $0.map { LayerTodoRow.view(id: id, $0) }
+    }
+    rows.observe(id, view) { view in
       guard !gone.isSet else { return }
       if view == nil { gone.set() }
       observer(view)
@@ -113,7 +110,7 @@ final class LayerTodosDriver: AppDriver, Sendable {
   }
 
   func send(_ intent: TodosIntent) { screen.send(intent) }
-  func send(_ intent: TodoRowIntent, to id: Int) { rows.send(intent, to: id) }
+  func send(_ intent: TodoRowIntent, to id: Int) { rows.send(.row(id: id, intent)) }
   var view: TodosView { get async { screen.view } }
   func idle() async {}
   func stop() async { flow.stop() }

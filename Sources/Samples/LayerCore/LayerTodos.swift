@@ -1,9 +1,9 @@
 import ArchitectureSpec
 import LayerCore
 
-/// One todo row as a feature of its own: its state, its reducer, and its machine — a row of the
-/// screen that shows the row and sends what the user does to it. The list runs one machine per
-/// row (``LayerTodos``) and this reducer on each row; nothing of the row is written again there.
+/// One todo row as a feature of its own: its state, its reducer and its view. The list runs this
+/// reducer on each row and shows the rows through one ``RowsMachine`` (``LayerTodos``); nothing
+/// of the row is written again there.
 public enum LayerTodoRow {
   // side-by-side: todos state
   public struct State: Sendable, Equatable {
@@ -56,82 +56,18 @@ public enum LayerTodoRow {
       id: id, title: state.title, done: state.done, isEditing: state.isEditing,
       editText: state.editText)
   }
-
-  /// The row's part of the screen: shows the row's view to the rows' screen and sends the
-  /// user's intents for the row.
-  final class Machine: ChildMachine {
-    let id: Int
-    let screen: RowScreens
-
-    init(id: Int, screen: RowScreens) {
-      self.id = id
-      self.screen = screen
-    }
-
-    func process(input: State?, callback: Handler<TodoRowIntent>) {
-      guard let input else { return screen.attach(id, callback) }
-      screen.show(LayerTodoRow.view(id: id, input))
-    }
-  }
   // side-by-side: end
 }
 
 // side-by-side: todos wiring
-/// The rows of the screen: what each row shows, and who watches which row. A row's observer is
-/// called with its view, then with each change, and with `nil` once when the row leaves.
-public final class RowScreens: Sendable {
-  private struct Rows {
-    var views: [Int: TodoRowView] = [:]
-    var callbacks: [Int: Handler<TodoRowIntent>] = [:]
-    var observers: [Int: [@Sendable (TodoRowView?) -> Void]] = [:]
-  }
-
-  private let rows = Lock(Rows())
-
-  public init() {}
-
-  /// Tells `observer` about row `id`: its view now (or `nil` if the row is not in the list,
-  /// and then nothing more), then every change.
-  public func observe(_ id: Int, _ observer: @escaping @Sendable (TodoRowView?) -> Void) {
-    let view = rows.withLock { rows -> TodoRowView? in
-      let view = rows.views[id]
-      if view != nil { rows.observers[id, default: []].append(observer) }
-      return view
-    }
-    observer(view)
-  }
-
-  /// Sends what the user did to row `id`; ignored once the row left.
-  public func send(_ intent: TodoRowIntent, to id: Int) {
-    rows.withLock { $0.callbacks[id] }?(intent)
-  }
-
-  func attach(_ id: Int, _ callback: Handler<TodoRowIntent>) {
-    rows.withLock { $0.callbacks[id] = callback }
-  }
-
-  func show(_ view: TodoRowView) {
-    let observers = rows.withLock { rows -> [@Sendable (TodoRowView?) -> Void] in
-      guard rows.views.updateValue(view, forKey: view.id) != view else { return [] }
-      return rows.observers[view.id] ?? []
-    }
-    for observer in observers { observer(view) }
-  }
-
-  /// Row `id` left the list: its observer hears `nil`, once.
-  func remove(_ id: Int) {
-    let observers = rows.withLock { rows -> [@Sendable (TodoRowView?) -> Void] in
-      rows.views[id] = nil
-      rows.callbacks[id] = nil
-      return rows.observers.removeValue(forKey: id) ?? []
-    }
-    for observer in observers { observer(nil) }
-  }
-}
+/// The rows of the screen: one machine for the list, which the screen asks for single rows
+/// (each row's state, then its changes, `nil` once it leaves) and which sends what the user
+/// does to a row.
+public typealias LayerTodoRows = RowsMachine<Int, LayerTodoRow.State, TodosIntent>
 // side-by-side: end
 
 /// The todos list as a simprokcore app: the core keeps the list and the requests for storage
-/// and the log; one machine per row shows it, the storage layer loads and saves, the log layer
+/// and the log; the screen's machine and the rows' machine show it, the storage layer loads and saves, the log layer
 /// writes.
 public enum LayerTodos {
   // side-by-side: todos state
@@ -174,26 +110,22 @@ public enum LayerTodos {
   // side-by-side: todos wiring
   public struct App: Core {
     let screen: Screen<TodosView, TodosIntent>
-    let rows: RowScreens
+    let rows: LayerTodoRows
     let environment: TodosEnvironment
 
     public init(
-      screen: Screen<TodosView, TodosIntent>, rows: RowScreens, environment: TodosEnvironment
+      screen: Screen<TodosView, TodosIntent>, rows: LayerTodoRows, environment: TodosEnvironment
     ) {
       self.screen = screen
       self.rows = rows
       self.environment = environment
     }
 
-    /// The screen, one machine per row, the rows that left, the log, then storage.
+    /// The screen, its rows, the log, then storage.
     public var layers: [Layer<AppState, AppEvent>] {
-      let rows = self.rows
-      return [
+      [
         ~UILayer(screen: screen),
-        .forEach(
-          \.rows, machine: { id in ~LayerTodoRow.Machine(id: id, screen: rows) },
-          event: { id, intent in .click(.row(id: id, intent)) }),
-        .consumer(~RowsLeftMachine(screen: rows), mapper: \.rows),
+        .layer(~rows, stateMapper: \.rows, eventMapper: AppEvent.click),
         .consumer(~LogMachine(log: environment.log), mapper: \.log),
         ~StorageLayer(storage: environment.storage),
       ]
@@ -344,26 +276,6 @@ public enum LayerTodos {
       itemsLeftText: TodosApp.itemsLeftText(ids.count - state.doneCount), filter: state.filter,
       allDone: !ids.isEmpty && state.doneCount == ids.count, canToggleAll: !ids.isEmpty,
       canClearCompleted: state.doneCount > 0, editingID: state.editingID)
-  }
-
-  /// Tells the rows' screen which rows left the list, when the ids change.
-  final class RowsLeftMachine: ChildMachine {
-    let screen: RowScreens
-    private let last = Lock(IdentifiedList<Int, LayerTodoRow.State>())
-
-    init(screen: RowScreens) { self.screen = screen }
-
-    /// Tells the screens of the rows that left; O(changes) for a list that is a changed copy
-    /// of the last one.
-    func process(input: IdentifiedList<Int, LayerTodoRow.State>?, callback: Handler<Never>) {
-      guard let rows = input else { return }
-      var left: [Int] = []
-      last.withLock { last in
-        rows.forEachChange(from: last) { id, row in if row == nil { left.append(id) } }
-        last = rows
-      }
-      for id in left { screen.remove(id) }
-    }
   }
 
   // side-by-side: todos effects
