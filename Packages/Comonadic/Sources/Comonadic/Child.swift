@@ -72,11 +72,12 @@ extension StoreComponent {
     render: @escaping @Sendable (ChildState, @escaping @Sendable (ChildInput) -> Void) -> ChildView
   ) -> Child<ChildState, ChildInput, ChildView> {
     let parent = handle
+    let field = FieldReader(state)
     return Child(
-      read: { [explorer] in explorer.space.position[keyPath: state] },
+      read: { [explorer] in field(explorer.space.position) },
       observe: { [explorer] observer in
         explorer.observe(initial: true, onlyOnChange: nil) {
-          observer($0.position[keyPath: state])
+          observer(field($0.position))
         }
       },
       render: render, handle: { parent(input($0)) })
@@ -98,11 +99,12 @@ extension StoreComponent {
     render: @escaping @Sendable (Element?, @escaping @Sendable (ChildInput) -> Void) -> ChildView
   ) -> Child<Element?, ChildInput, ChildView> {
     let parent = handle
+    let list = FieldReader(path)
     return Child(
-      read: { [explorer] in explorer.space.position[keyPath: path][id: id] },
+      read: { [explorer] in list(explorer.space.position)[id: id] },
       observe: { [explorer] observer in
         explorer.observe(initial: true, onlyOnChange: nil) {
-          observer($0.position[keyPath: path][id: id])
+          observer(list($0.position)[id: id])
         }
       },
       render: render, handle: { parent(input($0)) })

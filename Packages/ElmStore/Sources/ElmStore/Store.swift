@@ -155,6 +155,10 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     self.monitor = monitor
     isPlain = effect.body == nil && monitor == nil
     calls.deliver = { [weak self] action, origin in self?.deliver(action, from: origin) }
+    // Called only through the store itself (its conformance to `EffectHost`), so it is alive.
+    unowned(unsafe) let this = self
+    calls.isLive = { this.isLiveNow($0) }
+    calls.cancel = { this.cancelNow($0) }
   }
 
   deinit {
@@ -396,6 +400,10 @@ public final class Subscription: Sendable {
 @usableFromInline
 final class StoreCalls<Action: Sendable>: @unchecked Sendable {
   @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+  // Not optional: a function kept in an optional is kept for any type, and one read out of it
+  // is wrapped again to be called (an allocation per call).
+  @usableFromInline var isLive: @Sendable (Run<AnyWorkID>) -> Bool = { _ in false }
+  @usableFromInline var cancel: @Sendable (RunKey<AnyWorkID>) -> Void = { _ in }
 
   @inlinable init() {}
 }

@@ -20,11 +20,25 @@ extension StoreRuntime: EffectHost {
     if mustDrain { drain() }
   }
 
+  // The conformance is generic code: what it does for an effect runs through functions the
+  // store made where its types are known (`calls`), where it can, not here, where each access
+  // to the store's core looks up its type's metadata.
   @usableFromInline
   func isLive(_ origin: Run<AnyWorkID>) -> Bool {
+    calls.isLive(origin)
+  }
+
+  @usableFromInline
+  func cancel(_ key: RunKey<AnyWorkID>) { calls.cancel(key) }
+
+  /// Whether what `origin` sends still arrives.
+  @inlinable
+  func isLiveNow(_ origin: Run<AnyWorkID>) -> Bool {
     withCore { $0.isLive(origin) }
   }
 
+  // Not through `calls`: the operation and handler passed on from generic code would be
+  // wrapped in a thunk each (an allocation per effect).
   @usableFromInline
   func start(
     _ key: RunKey<AnyWorkID>?, lifetime: EffectLifetime, keepsRunning: Bool,
@@ -72,8 +86,9 @@ extension StoreRuntime: EffectHost {
     waiters.resumeAll()
   }
 
-  @usableFromInline
-  func cancel(_ key: RunKey<AnyWorkID>) {
+  /// Cancels the work filed under `key`.
+  @inlinable
+  func cancelNow(_ key: RunKey<AnyWorkID>) {
     let (task, waiters) = withCore { core in
       (core.remove(key), core.idleWaiters.take(if: core.isIdle))
     }

@@ -12,9 +12,10 @@ public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: S
   state path: WritableKeyPath<ParentState, ChildState> & Sendable,
   action: ActionPath<ParentAction, ChildAction>
 ) -> Update<ParentState, ParentAction> {
-  { state, parentAction in
+  let field = WritableField(path)
+  return { state, parentAction in
     guard let childAction = action.extract(parentAction) else { return }
-    update(&state[keyPath: path], childAction)
+    field.modify(&state) { update(&$0, childAction) }
   }
 }
 
@@ -32,10 +33,11 @@ public func lift<
   forEach path: WritableKeyPath<ParentState, IdentifiedList<ID, ChildState>> & Sendable,
   action: ActionPath<ParentAction, (id: ID, action: ChildAction)>
 ) -> Update<ParentState, ParentAction> {
-  { state, parentAction in
+  let field = WritableField(path)
+  return { state, parentAction in
     guard let (id, childAction) = action.extract(parentAction) else { return }
     // Changed in place, so the element is not copied while it changes.
-    state[keyPath: path].update(id: id) { update(&$0, childAction) }
+    field.modify(&state) { $0.update(id: id) { update(&$0, childAction) } }
   }
 }
 
@@ -56,13 +58,14 @@ extension Effect {
   ) -> Effect<ParentState, ParentAction> {
     guard let body else { return .none }
     let namespace = AnyWorkID(path)
+    let field = FieldReader(path)
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       guard let childAction = action.extract(parentAction) else { return }
       body(
-        state[keyPath: path], childAction,
+        field(state), childAction,
         dispatch.scoped(
           namespace, embed: action.embed,
-          project: { ($0 as? ParentState).map { $0[keyPath: path] as Any } }))
+          project: { ($0 as? ParentState).map { field($0) as Any } }))
     }
   }
 

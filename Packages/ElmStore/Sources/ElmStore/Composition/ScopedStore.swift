@@ -49,9 +49,10 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     let read = self.read
     let send = self.send
     let observe = self.observe
+    let field = FieldReader(path)
     return ScopedStore<Child, ChildAction>(
-      read: { read()[keyPath: path] }, send: { send(embed($0)) },
-      observe: { observer in observe { observer($0[keyPath: path]) } })
+      read: { field(read()) }, send: { send(embed($0)) },
+      observe: { observer in observe { observer(field($0)) } })
   }
 }
 
@@ -69,9 +70,10 @@ extension Store {
     state path: KeyPath<State, Child> & Sendable,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<Child, ChildAction> {
-    ScopedStore(
-      read: { self.state[keyPath: path] }, send: { self.dispatch(embed($0)) },
-      observe: { observer in self.subscribe { observer($0[keyPath: path]) } })
+    let field = FieldReader(path)
+    return ScopedStore(
+      read: { field(self.state) }, send: { self.dispatch(embed($0)) },
+      observe: { observer in self.subscribe { observer(field($0)) } })
   }
 
   /// A view of one element of an identified list: its state (`nil` once it left the list) and
@@ -86,9 +88,10 @@ extension Store {
     forEach path: KeyPath<State, IdentifiedList<ID, Child>> & Sendable, id: ID,
     action embed: @escaping @Sendable (ID, ChildAction) -> Action
   ) -> ScopedStore<Child?, ChildAction> {
-    ScopedStore(
-      read: { self.state[keyPath: path][id: id] }, send: { self.dispatch(embed(id, $0)) },
-      observe: { observer in self.subscribe { observer($0[keyPath: path][id: id]) } })
+    let field = FieldReader(path)
+    return ScopedStore(
+      read: { field(self.state)[id: id] }, send: { self.dispatch(embed(id, $0)) },
+      observe: { observer in self.subscribe { observer(field($0)[id: id]) } })
   }
 
   /// A view of one element of an identified list of `Equatable` rows: its state (`nil` once it

@@ -160,8 +160,11 @@ extension PureApp {
     _ path: WritableKeyPath<Self, Child>, _ input: Child.Input
   ) -> (Self, [Child.Outputs]) where Child.Outputs == IOOutputs<repeat each ChildIO> {
     var next = self
-    let (child, outputs) = self[keyPath: path].run(input: input)
-    next[keyPath: path] = child
+    let outputs = WritableField.modify(&next, at: path) { child in
+      let (changed, outputs) = child.run(input: input)
+      child = changed
+      return outputs
+    }
     return (next, outputs.isEmpty ? [] : [outputs])
   }
 }

@@ -57,6 +57,8 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   public let child: Child
   @usableFromInline let path: WritableKeyPath<ParentState, Child.State?> & Sendable
   @usableFromInline let embed: @Sendable (Child.Event) -> ParentEvent
+  /// The child's state in the parent's, read and written by its offset where it has one.
+  @usableFromInline let field: WritableField<ParentState, Child.State?>
 
   @inlinable
   init(
@@ -65,6 +67,7 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   ) {
     self.child = child
     self.path = path
+    field = WritableField(path)
     self.embed = embed
   }
 
@@ -74,7 +77,8 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   public var layers: [Layer<ParentState, ParentEvent>] {
     let path = self.path
     let name = "\(path)"
-    let state: @Sendable (ParentState) -> Child.State? = { $0[keyPath: path] }
+    let field = FieldReader<ParentState, Child.State?>(path)
+    let state: @Sendable (ParentState) -> Child.State? = { field($0) }
     return child.layers.enumerated().map { index, layer in
       var lifted = layer.pullback(state: state, event: embed)
       // Named as the parent names the child: a grandchild's layers take the child's name here.
@@ -86,11 +90,11 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// The child reducer's result for `event`, in the parent's state.
   @inlinable
   public func reduce(_ event: Child.Event, in state: ParentState) -> ReducerResult<ParentState> {
-    switch child.reduce(state: state[keyPath: path], event: event) {
+    switch child.reduce(state: field(state), event: event) {
     case .skip: return .skip
     case .set(let childState):
       var next = state
-      next[keyPath: path] = childState
+      field.modify(&next) { $0 = childState }
       return .set(next)
     }
   }

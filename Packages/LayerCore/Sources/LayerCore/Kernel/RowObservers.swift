@@ -264,10 +264,11 @@ package enum RowObserving {
       return (hub, true)
     }
     let hub = found as! RowObservers<ID, Row>
+    let list = FieldReader(path)
     // The list's one subscriber, for as long as the runtime runs.
-    if isNew { _ = subscribe { hub.follow($0[keyPath: path]) } }
+    if isNew { _ = subscribe { hub.follow(list($0)) } }
     let token = hub.add(id, observer)
-    let joiner = JoinOnce<State> { hub.join(token, $0[keyPath: path]) }
+    let joiner = JoinOnce<State> { hub.join(token, list($0)) }
     joiner.unsubscribe(with: subscribe(joiner.call))
     return {
       joiner.cancelNow()
