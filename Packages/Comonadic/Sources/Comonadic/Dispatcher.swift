@@ -57,6 +57,7 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   ///   [.action(.modify { $0.loading() }), .task(id: Work.load) { env, _ in ... }]
   /// }
   /// ```
+  @inlinable
   public static func workflow(
     _ dispatch: @escaping @Sendable (Input) -> [Effect<Environment, Focus, Action>]
   ) -> Dispatcher {
@@ -64,17 +65,20 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   }
 
   /// A dispatcher that ignores every input: Bow Arch's `empty()`.
+  @inlinable
   public static func empty() -> Dispatcher { Dispatcher { _ in .none } }
 
   /// The steps this dispatcher makes of `input`, in order: Bow Arch's `on(_:)`.
   ///
   /// A parent runs a child's steps as part of its own workflow with it: the shell's lap runs the
   /// stopwatch's steps, then the counter's.
+  @inlinable
   public func on(_ input: Input) -> [Effect<Environment, Focus, Action>] {
     plan(input).steps
   }
 
   /// This dispatcher for inputs of another type: each is turned into this one's input first.
+  @inlinable
   public func contramap<Other>(
     _ transform: @escaping @Sendable (Other) -> Input
   ) -> Dispatcher<Environment, Focus, Action, Other> {
@@ -87,6 +91,7 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   /// A dispatcher that hands every input to this one, then to `other`, as Bow Arch did: one
   /// workflow, this one's steps first, then `other`'s, each starting when the one before it
   /// has been applied (`other`'s first step waits for this one's last task to finish).
+  @inlinable
   public func combine(_ other: Dispatcher) -> Dispatcher {
     let first = plan
     let second = other.plan
@@ -107,7 +112,7 @@ package enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
   case steps([Effect<Environment, Focus, Action>])
 
   /// The plan as a workflow.
-  @usableFromInline var steps: [Effect<Environment, Focus, Action>] {
+  @inlinable var steps: [Effect<Environment, Focus, Action>] {
     switch self {
     case .none: []
     case .action(let action): [.action(action)]

@@ -242,6 +242,7 @@ struct IORoute<IO: IOType>: Sendable {
 
   /// This route as a seed, for a handler of another IO type whose input `transform` makes this
   /// one's, in `scope`.
+  @inlinable
   func seed(
     scope: [AnyWorkID], _ transform: @escaping @Sendable (any Sendable) -> IO.Input
   ) -> IORouteSeed {

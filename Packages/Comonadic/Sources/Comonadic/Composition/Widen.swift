@@ -14,6 +14,7 @@ extension Dispatcher {
   ///
   /// The part's work is filed under its place in the whole, so two parts' work ids never meet:
   /// two counters side by side each save one at a time, neither cancelling the other's.
+  @inlinable
   public func widen<BigEnvironment: Sendable, BigState: Sendable, BigInput>(
     transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
     transformState: WritableKeyPath<BigState, Focus> & Sendable,
@@ -52,6 +53,7 @@ extension Dispatcher {
   /// element leaves the list, whatever removed it; its late results are dropped.
   ///
   /// - Complexity: O(1) per input and per action, whatever the length of the list.
+  @inlinable
   public func forEach<
     BigEnvironment: Sendable, BigState: Sendable, BigInput, ID: Hashable & Sendable
   >(
@@ -87,6 +89,7 @@ extension Effect {
   ///
   /// What a parent uses to run a child's steps for something it decided itself (the shell's
   /// `resetAll` runs the counter's save).
+  @inlinable
   public func widen<BigEnvironment: Sendable, BigState: Sendable>(
     transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
     transformState: WritableKeyPath<BigState, Focus> & Sendable
@@ -156,13 +159,21 @@ package struct ScopedWorkID: Hashable, Sendable {
   func lies(in scope: [AnyWorkID]) -> Bool { self.scope.starts(with: scope) }
 
   /// The scope of `id` when it is filed under a part.
+  @usableFromInline
   static func scope(of id: AnyWorkID) -> [AnyWorkID]? { id.value(as: ScopedWorkID.self)?.scope }
 }
 
 /// The scope of one element of a lifted list.
+@usableFromInline
 struct Element<ID: Hashable & Sendable>: Hashable, Sendable {
-  let list: AnyWorkID
-  let id: ID
+  @usableFromInline let list: AnyWorkID
+  @usableFromInline let id: ID
+
+  @inlinable
+  init(list: AnyWorkID, id: ID) {
+    self.list = list
+    self.id = id
+  }
 }
 
 /// A number for an element's work that has no id of its own, so it can be found and cancelled
@@ -173,44 +184,53 @@ struct Unnamed: Hashable, Sendable {
 }
 
 /// Lifts a part's plans into the whole's: environment, state, actions and work ids.
+///
+/// Inlinable, like the dispatchers that make one: compiled for the app's types, not run as
+/// generic code (a metadata lookup for every type it touches, every input).
+@usableFromInline
 struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable, S: Sendable>:
   Sendable
 {
-  typealias Small = Effect<Environment, S, State<S, Void>>
-  typealias Big = Effect<BigEnvironment, BigState, State<BigState, Void>>
+  @usableFromInline typealias Small = Effect<Environment, S, State<S, Void>>
+  @usableFromInline typealias Big = Effect<BigEnvironment, BigState, State<BigState, Void>>
 
-  let environment: @Sendable (BigEnvironment) -> Environment
+  @usableFromInline let environment: @Sendable (BigEnvironment) -> Environment
   /// The part in the whole now: `nil` once an element has left its list.
-  let focus: @Sendable (BigState) -> S?
-  let action: @Sendable (State<S, Void>) -> State<BigState, Void>
+  @usableFromInline let focus: @Sendable (BigState) -> S?
+  @usableFromInline let action: @Sendable (State<S, Void>) -> State<BigState, Void>
   /// Where the part's work is filed.
-  let scope: AnyWorkID
+  @usableFromInline let scope: AnyWorkID
   /// Whether the part is an element of a list, which may leave it.
-  let isElement: Bool
+  @usableFromInline let isElement: Bool
 
+  @inlinable
   init(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
     path: WritableKeyPath<BigState, S> & Sendable
   ) {
     self.environment = environment
-    focus = { $0[keyPath: path] }
+    let field = FieldReader(path)
+    focus = { field($0) }
     action = { $0.widen(path) }
     scope = AnyWorkID(path)
     isElement = false
   }
 
+  @inlinable
   init<ID: Hashable & Sendable>(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
     forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable, id: ID,
     scope: AnyWorkID
   ) {
     self.environment = environment
-    focus = { $0[keyPath: path][id: id] }
+    let list = FieldReader(path)
+    focus = { list($0)[id: id] }
     action = { $0.widen(path, id: id) }
     self.scope = scope
     isElement = true
   }
 
+  @inlinable
   func plan(_ plan: Plan<Environment, S, State<S, Void>>) -> Plan<
     BigEnvironment, BigState, State<BigState, Void>
   > {
@@ -222,6 +242,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   }
 
   /// `id` filed under this part; an element's unnamed work gets a name, so it can be found.
+  @usableFromInline
   func scoped(_ id: AnyWorkID?) -> AnyWorkID? {
     guard let id else {
       guard isElement else { return nil }
@@ -234,6 +255,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     return AnyWorkID(ScopedWorkID(scope: [scope], id: id))
   }
 
+  @inlinable
   func effect(_ effect: Small) -> Big {
     let (environment, focus, lift) = (environment, focus, action)
     let lifted: Big

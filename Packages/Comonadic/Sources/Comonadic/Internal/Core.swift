@@ -98,7 +98,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Files a new run under `id`, replacing the one going under it (what that one queued is
   /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
-  @usableFromInline
+  @inlinable
   mutating func start(_ id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<AnyWorkID>, superseded: Task<Void, Never>?
   )? {
@@ -111,7 +111,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Removes the run under `id` and the tasks waiting for it, and drops what it queued.
   /// Returns its task to cancel.
-  @usableFromInline
+  @inlinable
   mutating func remove(_ id: AnyWorkID) -> Task<Void, Never>? {
     waiting[id] = nil
     return runs.remove(.id(id)).flatMap { queue.drop($0) }
@@ -123,7 +123,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Ends `run` whose result is being handled; returns whether it was still live, and the
   /// next run waiting under its id, started, if any.
-  @usableFromInline
+  @inlinable
   mutating func complete(_ run: Run<AnyWorkID>) -> (
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {
@@ -142,7 +142,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// waiting under them), and drops what they queued. Returns their tasks to cancel.
   ///
   /// - Complexity: O(running work); nothing when no work is running.
-  @usableFromInline
+  @inlinable
   mutating func removeDeparted(_ departures: [Departures<W.Focus>]) -> [Task<Void, Never>] {
     guard !runs.isEmpty else { return [] }
     let focus = space.focus

@@ -74,22 +74,39 @@ where
 
   /// The child's handlers, by IO type (see ``Main``'s).
   @usableFromInline let handlers: [any IOHandler]
+  /// What ``_handle(list:route:)`` does, made by the initializer where the program's types are
+  /// known: the conformance of a generic handler runs as generic code, looking up the metadata
+  /// of every type it touches, each output.
+  @usableFromInline let deliver: @Sendable (_IOOutputList, IORouteSeed) -> Void
 
   /// The handlers of `child`, one per IO type, in the child's order.
+  @inlinable
   public init(_ child: Child.Type, handlers: repeat each Handler) {
     var list: [any IOHandler] = []
     for handler in repeat each handlers { list.append(handler) }
     self.handlers = list
+    let handlers = list
+    deliver = { outputs, seed in
+      let route = IORoute<IO>(seed: seed)
+      for outputs in outputs._outputs(of: Child.Outputs.self) {
+        Self.dispatch(outputs, route: route, to: handlers)
+      }
+    }
   }
 
   public func handle(_ outputs: Child.Outputs, context: IOContext<IO>) {
-    dispatch(outputs, route: context.route)
+    Self.dispatch(outputs, route: context.route, to: handlers)
   }
+
+  @inlinable
+  public func _handle(list: _IOOutputList, route: IORouteSeed) { deliver(list, route) }
 
   /// Hands `outputs` to the child's handlers, each with a context in the child's scope for its
   /// IO type, whose inputs `route` takes as the child's.
-  func dispatch<ParentIO: IOType>(_ outputs: Child.Outputs, route: IORoute<ParentIO>)
-  where ParentIO.Input == Child.Input {
+  @inlinable
+  static func dispatch<ParentIO: IOType>(
+    _ outputs: Child.Outputs, route: IORoute<ParentIO>, to handlers: [any IOHandler]
+  ) where ParentIO.Input == Child.Input {
     outputs.forEachList { entry in
       let slot = entry.slot
       // The element at `slot` is this IO type's: the input the child's own program would get.
@@ -123,7 +140,8 @@ where
   public func handle(_ output: IO.Output, context: IOContext<IO>) {
     switch output {
     case .outputs(let id, let outputs):
-      child.dispatch(outputs, route: Self.context(of: id, in: context).route)
+      ProgramHandler<Child, repeat each Handler>.dispatch(
+        outputs, route: Self.context(of: id, in: context).route, to: child.handlers)
     case .removed(let id):
       Self.context(of: id, in: context).cancelAll()
     }
@@ -138,8 +156,11 @@ where
 }
 
 /// The scope of one IO type of a child program.
+@usableFromInline
 struct ChildSlot: Hashable, Sendable {
-  let index: Int
+  @usableFromInline let index: Int
+
+  @inlinable init(index: Int) { self.index = index }
 }
 
 extension PureApp {

@@ -5,6 +5,7 @@ extension Layer {
   /// As every layer gets every state, the machine gets the child's state with every state of
   /// the parent once the child has one; machines act on what is new to them (a request's id,
   /// a view that differs), so a parent's change that leaves the child alone does nothing there.
+  @inlinable
   public func pullback<ParentState: Sendable, ParentEvent: Sendable>(
     state: @escaping @Sendable (ParentState) -> GlobalState?,
     event: @escaping @Sendable (GlobalEvent) -> ParentEvent
