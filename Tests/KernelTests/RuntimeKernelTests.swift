@@ -148,6 +148,20 @@ extension DrainQueue {
     #expect(tasks.count == 3)
     #expect(runs.isEmpty && runs.finiteCount == 0)
   }
+
+  /// Keys are equal when they are the same case with equal payloads, and equal keys hash alike
+  /// (an id and an anonymous number with the same value are different keys).
+  @Test func keysCompareAndHashByCaseAndPayload() {
+    let keys: [RunKey<Int>] = [.id(1), .id(2), .anonymous(1), .anonymous(2)]
+    for (i, left) in keys.enumerated() {
+      for (j, right) in keys.enumerated() {
+        #expect((left == right) == (i == j))
+      }
+      #expect(left.hashValue == RunKey<Int>.id(1).hashValue || left != .id(1))
+    }
+    #expect(Set(keys + keys).count == 4)
+    #expect(RunKey<Int>.id(7).hashValue == RunKey<Int>.id(7).hashValue)
+  }
 }
 
 @Suite struct WaitersBehaviour {

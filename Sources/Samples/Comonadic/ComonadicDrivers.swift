@@ -128,9 +128,12 @@ private func distinctViews<View: Equatable & Sendable>(
 ) -> @Sendable (View) -> Void {
   let last = Lock<View?>(nil)
   return { view in
+    // Unwrapped, then compared: `!=` on two optionals switches over the pair, whose type
+    // generic code looks up each call.
     let isNew = last.withLock { last in
-      defer { last = view }
-      return last != view
+      if let seen = last, seen == view { return false }
+      last = view
+      return true
     }
     if isNew { observer(view) }
   }

@@ -162,6 +162,7 @@ public struct Send<Action: Sendable>: Sendable {
   let ownHost: (any EffectHost<Action>)?
   let run: Run<AnyWorkID>
 
+  @usableFromInline
   init(
     host: some EffectHost<Action>, deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)? = nil,
     run: Run<AnyWorkID>
@@ -197,6 +198,7 @@ public struct Send<Action: Sendable>: Sendable {
 }
 
 /// What a ``Send`` talks to: the explorer, without its other types.
+@usableFromInline
 protocol EffectHost<Action>: AnyObject, Sendable {
   associatedtype Action: Sendable
   func deliver(_ action: Action, from run: Run<AnyWorkID>)
@@ -214,7 +216,7 @@ final class MappedHost<Action: Sendable, Base: Sendable>: EffectHost {
   }
 
   func deliver(_ action: Action, from run: Run<AnyWorkID>) { base(transform(action)) }
-  func isLive(_ run: Run<AnyWorkID>) -> Bool { base.isActive }
+  @usableFromInline func isLive(_ run: Run<AnyWorkID>) -> Bool { base.isActive }
 }
 
 /// The effect of a ``StoreComponent``: its steps apply ``State`` actions and see the state.

@@ -59,7 +59,7 @@ public final class MooreComponent<
       render: render)
   }
 
-  deinit { explorer.stop() }
+  deinit { if !explorer.gate.isStopped { explorer.stop() } }
 
   /// Sends `input`: handled now, or queued behind the message being handled.
   public func send(_ input: Input) { explorer.send(input) }

@@ -58,7 +58,7 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
     target.connect { [weak explorer] in explorer?.send($0) }
   }
 
-  deinit { explorer.stop() }
+  deinit { if !explorer.gate.isStopped { explorer.stop() } }
 
   /// Sends `input`: handled now, or queued behind the message being handled.
   ///

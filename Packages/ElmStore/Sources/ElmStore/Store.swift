@@ -71,7 +71,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Released, the store stops (R6): queued actions are dropped, not handled; effects are
   /// cancelled; an effect handing in a result when the last reference goes does not keep it
   /// running.
-  deinit { runtime.stop() }
+  deinit { if !runtime.gate.isStopped { runtime.stop() } }
 
   /// The state now.
   ///
@@ -162,6 +162,9 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   }
 
   deinit {
+    // Stopped before its release (the usual end): nothing left to stop. Asked of the gate, not
+    // the core, whose generic type this code would look up.
+    if gate.isStopped { return }
     withCore { $0.stop() }.complete()
     gate.stop()
   }

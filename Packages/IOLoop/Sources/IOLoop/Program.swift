@@ -59,7 +59,7 @@ where
 
   /// Released, the program stops (R6): queued inputs are dropped, not handled; work is
   /// cancelled; work handing in an input when the last reference goes does not keep it running.
-  deinit { runtime.stop() }
+  deinit { if !runtime.gate.isStopped { runtime.stop() } }
 
   /// The state now.
   public var state: App { runtime.state }
@@ -259,6 +259,9 @@ where
   }
 
   deinit {
+    // Stopped before its release (the usual end): nothing left to stop. Asked of the gate, not
+    // the core, whose generic type this code would look up.
+    if gate.isStopped { return }
     core.withLock { $0.stop() }.complete()
     gate.stop()
   }

@@ -26,7 +26,7 @@ public final class Flow<C: Core>: Sendable {
 
   /// Released, the flow stops (R6): queued events are dropped, not reduced; work is cancelled;
   /// work handing in an event when the last reference goes does not keep it running.
-  deinit { runtime.stop() }
+  deinit { if !runtime.gate.isStopped { runtime.stop() } }
 
   /// The state now; `nil` until the reducer first sets one.
   public var state: C.State? { runtime.state }
@@ -152,6 +152,9 @@ final class FlowRuntime<C: Core>: Sendable {
   }
 
   deinit {
+    // Stopped before its release (the usual end): nothing left to stop. Asked of the gate, not
+    // the core, whose generic type this code would look up.
+    if gate.isStopped { return }
     lock.withLock { $0.stop() }.complete()
     gate.stop()
   }

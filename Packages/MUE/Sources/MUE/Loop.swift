@@ -67,7 +67,7 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Released, the loop stops (R6): queued events are dropped, not handled; effects are
   /// cancelled; an effect handing in a result when the last reference goes does not keep it
   /// running.
-  deinit { runtime.stop() }
+  deinit { if !runtime.gate.isStopped { runtime.stop() } }
 
   /// The state now.
   public var state: State { runtime.state }
@@ -215,6 +215,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// began on other threads (R6).
   @usableFromInline let gate = StopGate()
 
+  @inlinable
   init(
     update: U, effectHandler: H, state: State, executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
@@ -229,6 +230,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   }
 
   deinit {
+    // Stopped before its release (the usual end): nothing left to stop. Asked of the gate, not
+    // the core, whose generic type this code would look up.
+    if gate.isStopped { return }
     core.withLock { $0.stop() }.complete()
     gate.stop()
   }

@@ -61,7 +61,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// The focus's `==`, once an observer wants only changes.
   @usableFromInline var isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?
 
-  @usableFromInline init(space: W) { self.space = space }
+  @inlinable init(space: W) { self.space = space }
 
   /// Whether nothing is queued or being handled and no finite run is going.
   @usableFromInline var isIdle: Bool {
@@ -157,7 +157,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
-  @usableFromInline
+  @inlinable
   mutating func stop() -> Shutdown {
     guard !phase.isStopped else { return Shutdown() }
     subscribers = []

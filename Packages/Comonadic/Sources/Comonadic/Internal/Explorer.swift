@@ -43,7 +43,8 @@ where W.Action: Sendable, W.Focus: Sendable {
     calls.finish = { [weak self] run, action, rest in self?.finish(run, with: action, rest: rest) }
   }
 
-  deinit { stop() }
+  // Stopped before its release (the usual end): nothing left to stop.
+  deinit { if !gate.isStopped { stop() } }
 
   @usableFromInline var space: W { core.withLock { $0.space } }
 
@@ -219,7 +220,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     if mustDrain { drain() }
   }
 
-  @usableFromInline
+  @inlinable
   func startStream(
     _ id: AnyWorkID?,
     operation: @escaping @Sendable (Environment, W.Focus, Send<Action>) async -> Void
@@ -252,6 +253,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     if mustDrain { drain() }
   }
 
+  @usableFromInline
   func isLive(_ run: Run<AnyWorkID>) -> Bool { core.withLock { $0.isLive(run) } }
 
   /// Whether the runtime was stopped.
@@ -347,13 +349,13 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Runs `body` in turn with the queue, with the space then; nothing after stop.
-  @usableFromInline
+  @inlinable
   func inTurn(_ body: @escaping @Sendable (W) -> Void) {
     if core.withLock({ $0.enqueue(.join(body)) }) { drain() }
   }
 
   /// Adds an observer at once; only from work run ``inTurn(_:)``.
-  @usableFromInline
+  @inlinable
   func attach(
     onlyOnChange isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?,
     _ notify: @escaping @Sendable (W) -> Void

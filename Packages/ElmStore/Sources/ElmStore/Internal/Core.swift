@@ -183,7 +183,7 @@ struct Core<State: Sendable, Action: Sendable> {
   func isLive(_ run: Run<AnyWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
-  @usableFromInline
+  @inlinable
   mutating func stop() -> Shutdown {
     guard !phase.isStopped else { return Shutdown() }
     subscribers = []

@@ -136,7 +136,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
-  @usableFromInline
+  @inlinable
   mutating func stop() -> Shutdown {
     subscribers = []
     var shutdown = Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)

@@ -143,7 +143,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   func isLive(_ run: Run<Effect.ID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
-  @usableFromInline
+  @inlinable
   mutating func stop() -> Shutdown {
     guard !phase.isStopped else { return Shutdown() }
     subscribers = []

@@ -7,6 +7,32 @@
 package enum RunKey<ID: Hashable & Sendable>: Hashable, Sendable {
   case id(ID)
   case anonymous(Int)
+
+  // Written out and inlinable: the synthesized ones are compiled once for any `ID`, and their
+  // switch over the pair of keys looks up the pair's type each comparison.
+  @inlinable
+  package static func == (lhs: RunKey, rhs: RunKey) -> Bool {
+    switch lhs {
+    case .id(let left):
+      if case .id(let right) = rhs { return left == right }
+      return false
+    case .anonymous(let left):
+      if case .anonymous(let right) = rhs { return left == right }
+      return false
+    }
+  }
+
+  @inlinable
+  package func hash(into hasher: inout Hasher) {
+    switch self {
+    case .id(let id):
+      hasher.combine(0)
+      hasher.combine(id)
+    case .anonymous(let number):
+      hasher.combine(1)
+      hasher.combine(number)
+    }
+  }
 }
 
 /// One run of a piece of work: its key and the token that tells it from earlier runs under the
