@@ -160,7 +160,7 @@ struct Core<State: Sendable, Action: Sendable> {
 
   /// Removes the run under `key`, and drops what it queued that was not handled yet. Returns
   /// its task to cancel.
-  @usableFromInline
+  @inlinable
   mutating func remove(_ key: RunKey<AnyWorkID>) -> Task<Void, Never>? {
     runs.remove(key).flatMap { queue.drop($0) }
   }
@@ -168,7 +168,7 @@ struct Core<State: Sendable, Action: Sendable> {
   /// Files a new run under `key` (see ``RunRegistry/start(_:isFinite:replacing:)``) and drops
   /// what the run it supersedes queued. Returns the run and the superseded task to cancel;
   /// `nil` after stop or when a running one is kept.
-  @usableFromInline
+  @inlinable
   mutating func start(_ key: RunKey<AnyWorkID>?, isFinite: Bool, replacing: Bool) -> (
     run: Run<AnyWorkID>, superseded: Task<Void, Never>?
   )? {
@@ -179,7 +179,7 @@ struct Core<State: Sendable, Action: Sendable> {
   }
 
   /// Whether `run` may still deliver actions.
-  @usableFromInline
+  @inlinable
   func isLive(_ run: Run<AnyWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
