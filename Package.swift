@@ -87,7 +87,9 @@ let package = Package(
     ),
     .testTarget(
       name: "WorkloadTests",
-      dependencies: ["ArchitectureSpec", "Baseline", "Kernel", "Samples", "Workloads"]),
+      dependencies: [
+        "ArchitectureSpec", "Baseline", "Kernel", "KernelTesting", "Samples", "Workloads",
+      ]),
     // Each architecture's samples under its own testing tool.
     .testTarget(
       name: "SampleTests",
