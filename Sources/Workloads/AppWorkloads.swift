@@ -20,15 +20,8 @@ enum AppWorkloads {
       await session.settle()
       return (session, session.views)
     }
-    return Trial {
-      await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
-    } finish: { () throws(WorkloadFailure) -> Outcome in
-      let (view, notified) = await onExecutor(executor) {
-        let result = (await session.driver.view, session.views - before)
-        await session.end()
-        return result
-      }
-      executor.release()
+    return .ticks(count, of: session, on: executor, viewsBefore: before) {
+      view, notified throws(WorkloadFailure) in
       let expected = StopwatchView(elapsedTenths: count, isRunning: true, lapTenths: [])
       guard view == expected else {
         throw WorkloadFailure("ticks: \(count) ticks showed \(view)")
@@ -58,15 +51,8 @@ enum AppWorkloads {
         await session.settle()
         return (session, session.views)
       }
-      return Trial {
-        await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
-      } finish: { () throws(WorkloadFailure) -> Outcome in
-        let (view, notified) = await onExecutor(executor) {
-          let result = (await session.driver.view, session.views - before)
-          await session.end()
-          return result
-        }
-        executor.release()
+      return .ticks(count, of: session, on: executor, viewsBefore: before) {
+        view, notified throws(WorkloadFailure) in
         let expected = StopwatchView(
           elapsedTenths: count, isRunning: true, laps: Laps(Array(repeating: 0, count: laps)))
         guard view == expected else {
@@ -201,6 +187,28 @@ func onExecutor<T: Sendable>(
   _ executor: SettlingExecutor, _ body: @Sendable () async -> T
 ) async -> T {
   await withTaskExecutorPreference(executor) { await body() }
+}
+
+extension Trial {
+  /// `count` stopwatch ticks of `session`'s clock; then the session ends, `executor` is
+  /// released, and `check` gets the view after the ticks and how often the root observer was
+  /// called since it had been called `viewsBefore` times.
+  static func ticks<App: ConformanceApp>(
+    _ count: Int, of session: Session<App>, on executor: SettlingExecutor, viewsBefore: Int,
+    check: @escaping @Sendable (App.View, _ notified: Int) throws(WorkloadFailure) -> Outcome
+  ) -> Trial {
+    Trial {
+      await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      let (view, notified) = await onExecutor(executor) {
+        let result = (await session.driver.view, session.views - viewsBefore)
+        await session.end()
+        return result
+      }
+      executor.release()
+      return try check(view, notified)
+    }
+  }
 }
 
 /// One started runtime of `App` on fresh fakes, observed. Use it only from a task running on

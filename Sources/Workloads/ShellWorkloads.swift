@@ -23,15 +23,8 @@ public enum ShellWorkloads {
       counterCalls.reset()
       return (session, session.views)
     }
-    return Trial {
-      await onExecutor(executor) { await session.advance(by: StopwatchApp.tickInterval * count) }
-    } finish: { () throws(WorkloadFailure) -> Outcome in
-      let (view, root) = await onExecutor(executor) {
-        let result = (await session.driver.view, session.views - before)
-        await session.end()
-        return result
-      }
-      executor.release()
+    return .ticks(count, of: session, on: executor, viewsBefore: before) {
+      view, root throws(WorkloadFailure) in
       let counter = counterCalls.value
       let elapsed = StopwatchApp.format(tenths: count)
       guard view.tab == .counter, view.stopwatch.elapsed == elapsed, root == count, counter == 0
