@@ -2,48 +2,41 @@ import ArchitectureSpec
 import Comonadic
 import Workloads
 
-/// Connects a component to the conformance kit: built at once (it does nothing until sent an
-/// input), observed by view, and started by `start`.
-struct ComonadicDriver<App: SpecApp>: AppDriver
-where App.Child == NoChild, App.ChildIntent == NoChild {
-  let subscribe: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
-  let sendIntent: @Sendable (App.Intent) -> Void
-  let currentView: @Sendable () -> App.View
-  let appear: @Sendable () -> Void
-  let stopComponent: @Sendable () -> Void
-
+extension ClosureDriver {
+  /// A store component as a driver: built at once (it does nothing until sent an input),
+  /// observed by view, and started by `start`.
   init<Environment, S, Input>(
     _ component: StoreComponent<Environment, S, Input, App.View>,
     intent: @escaping @Sendable (App.Intent) -> Input, appear: Input? = nil
   ) {
-    subscribe = { component.subscribe($0) }
-    sendIntent = { component.send(intent($0)) }
-    currentView = { component.view }
-    self.appear = { if let appear { component.send(appear) } }
-    stopComponent = { component.stop() }
+    self.init(
+      subscribe: component.subscribe, send: component.send, view: { component.view },
+      stop: component.stop, intent: intent, appear: appear)
   }
 
+  /// A Moore component as a driver, like a store component.
   init<Environment, Message, Value, Input>(
     _ component: MooreComponent<Environment, Message, Value, Input, App.View>,
     intent: @escaping @Sendable (App.Intent) -> Input, appear: Input? = nil
   ) {
-    subscribe = { component.subscribe($0) }
-    sendIntent = { component.send(intent($0)) }
-    currentView = { component.view }
-    self.appear = { if let appear { component.send(appear) } }
-    stopComponent = { component.stop() }
+    self.init(
+      subscribe: component.subscribe, send: component.send, view: { component.view },
+      stop: component.stop, intent: intent, appear: appear)
   }
 
-  func start(observer: @escaping @Sendable (App.View) -> Void) async {
-    // The component notifies after every state change; the kit wants changed views only.
-    subscribe(distinctViews(observer))
-    appear()
+  private init<Input: Sendable>(
+    subscribe: @escaping @Sendable (@escaping @Sendable (App.View) -> Void) -> Subscription,
+    send: @escaping @Sendable (Input) -> Void, view: @escaping @Sendable () -> App.View,
+    stop: @escaping @Sendable () -> Void, intent: @escaping @Sendable (App.Intent) -> Input,
+    appear: Input?
+  ) {
+    self.init(
+      start: { observer in
+        // The component notifies after every state change; the kit wants changed views only.
+        _ = subscribe(distinctViews(observer))
+        if let appear { send(appear) }
+      }, send: { send(intent($0)) }, view: view, stop: stop)
   }
-
-  func send(_ intent: App.Intent) { sendIntent(intent) }
-  var view: App.View { get async { currentView() } }
-  func idle() async {}  // every effect runs on environment.executor, which the kit watches
-  func stop() async { stopComponent() }
 }
 
 // side-by-side: counter wiring
@@ -51,7 +44,7 @@ extension Implementation where App == CounterApp {
   /// The counter as a comonadic component over a `Store`.
   public static var comonadic: Implementation {
     Implementation(architecture: "comonadic") { environment in
-      ComonadicDriver<CounterApp>(
+      ClosureDriver<CounterApp>(
         ComonadicCounter.component(environment: environment), intent: { .intent($0) },
         appear: .appear)
     }
@@ -61,7 +54,7 @@ extension Implementation where App == CounterApp {
   /// The counter as a comonadic component over a `Moore` machine.
   public static var comonadicMoore: Implementation {
     Implementation(architecture: "comonadic-moore") { environment in
-      ComonadicDriver<CounterApp>(
+      ClosureDriver<CounterApp>(
         MooreCounter.component(environment: environment), intent: { .intent($0) },
         appear: .appear)
     }
@@ -73,7 +66,7 @@ extension Implementation where App == StopwatchApp {
   /// The stopwatch as a comonadic component.
   public static var comonadic: Implementation {
     Implementation(architecture: "comonadic") { environment in
-      ComonadicDriver<StopwatchApp>(
+      ClosureDriver<StopwatchApp>(
         ComonadicStopwatch.component(environment: environment), intent: { $0 })
     }
   }
@@ -85,7 +78,7 @@ extension Implementation where App == WeatherApp {
   /// The weather app as a comonadic component.
   public static var comonadic: Implementation {
     Implementation(architecture: "comonadic") { environment in
-      ComonadicDriver<WeatherApp>(
+      ClosureDriver<WeatherApp>(
         ComonadicWeather.component(environment: environment), intent: { $0 })
     }
   }

@@ -3,36 +3,20 @@ import ElmStore
 import Synchronization
 import Workloads
 
-/// Connects an ElmStore app to the conformance kit: the store is built at once (it does nothing
-/// until dispatched to), observed by view, and started by `start`.
-struct ElmStoreDriver<App: SpecApp>: AppDriver
-where App.Child == NoChild, App.ChildIntent == NoChild {
-  // Closures made where the store's types are known: the kit calls a driver as
-  // `any AppDriver`, and a store reached from there through a generic driver would run as
-  // generic code.
-  private let begin: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
-  private let sendIntent: @Sendable (App.Intent) -> Void
-  private let currentView: @Sendable () -> App.View
-  private let end: @Sendable () -> Void
-
+extension ClosureDriver {
+  /// An ElmStore app as a driver: the store is built at once (it does nothing until dispatched
+  /// to), observed by view, and started by `start`.
   init<State: Equatable & Sendable, Action: Sendable>(
     store: Store<State, Action>, render: @escaping @Sendable (State) -> App.View,
     intent: @escaping @Sendable (App.Intent) -> Action, startAction: Action?
   ) {
-    begin = { observer in
-      store.subscribe(render, observer)
-      if let startAction { store.dispatch(startAction) }
-    }
-    sendIntent = { store.dispatch(intent($0)) }
-    currentView = { render(store.state) }
-    end = { store.stop() }
+    self.init(
+      start: { observer in
+        store.subscribe(render, observer)
+        if let startAction { store.dispatch(startAction) }
+      }, send: { store.dispatch(intent($0)) }, view: { render(store.state) },
+      stop: { store.stop() })
   }
-
-  func start(observer: @escaping @Sendable (App.View) -> Void) async { begin(observer) }
-  func send(_ intent: App.Intent) { sendIntent(intent) }
-  var view: App.View { get async { currentView() } }
-  func idle() async {}  // every effect runs on environment.executor, which the kit watches
-  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -40,7 +24,7 @@ extension Implementation where App == CounterApp {
   /// The counter on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<CounterApp>(
+      ClosureDriver<CounterApp>(
         store: ElmCounter.makeStore(environment: environment), render: ElmCounter.view,
         intent: { .intent($0) }, startAction: .load)
     }
@@ -53,7 +37,7 @@ extension Implementation where App == StopwatchApp {
   /// The stopwatch on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<StopwatchApp>(
+      ClosureDriver<StopwatchApp>(
         store: ElmStopwatch.makeStore(environment: environment), render: ElmStopwatch.view,
         intent: { .intent($0) }, startAction: nil)
     }
@@ -66,7 +50,7 @@ extension Implementation where App == WeatherApp {
   /// The weather app on ElmStore.
   public static var elmStore: Implementation {
     Implementation(architecture: "elm-store") { environment in
-      ElmStoreDriver<WeatherApp>(
+      ClosureDriver<WeatherApp>(
         store: ElmWeather.makeStore(environment: environment), render: ElmWeather.view,
         intent: { .intent($0) }, startAction: nil)
     }

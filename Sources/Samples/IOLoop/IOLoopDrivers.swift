@@ -2,25 +2,22 @@ import ArchitectureSpec
 import IOLoop
 import Workloads
 
-/// Connects an IOLoop program to the conformance kit through its screen: views come out of the
-/// screen handler, intents go in as screen inputs.
-struct IOLoopDriver<App: SpecApp>: AppDriver
-where App.Child == NoChild, App.ChildIntent == NoChild {
-  let screen: Screen<App.View>
-  let begin: @Sendable () -> Void
-  let intent: @Sendable (App.Intent) -> Void
-  let currentView: @Sendable () -> App.View
-  let end: @Sendable () -> Void
-
-  func start(observer: @escaping @Sendable (App.View) -> Void) async {
-    screen.attach(observer)
-    begin()
+extension ClosureDriver {
+  /// An IOLoop program as a driver, through its screen: views come out of the screen handler,
+  /// intents go in as screen inputs.
+  init(
+    screen: Screen<App.View>, begin: @escaping @Sendable () -> Void,
+    intent: @escaping @Sendable (App.Intent) -> Void,
+    currentView: @escaping @Sendable () -> App.View, end: @escaping @Sendable () -> Void
+  ) {
+    self.init(
+      start: { observer in
+        screen.attach(observer)
+        begin()
+      }, send: intent,
+      // What the screen shows: the view of the state now, without building it again.
+      view: { screen.current(or: currentView) }, stop: end)
   }
-  func send(_ intent: App.Intent) { self.intent(intent) }
-  // What the screen shows: the view of the state now, without building it again.
-  var view: App.View { get async { screen.current(or: currentView) } }
-  func idle() async {}  // all work runs on environment.executor, which the kit watches
-  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -34,7 +31,7 @@ extension Implementation where App == CounterApp {
         handlers: ScreenHandler<CounterView, CounterIntent>(screen),
         LogHandler(environment.log), StorageHandler(environment.storage),
         executor: environment.executor)
-      return IOLoopDriver<CounterApp>(
+      return ClosureDriver<CounterApp>(
         screen: screen, begin: main.start,
         intent: { main.send($0, from: ScreenIO<CounterView, CounterIntent>.self) },
         currentView: { main.state.view }, end: main.stop)
@@ -53,7 +50,7 @@ extension Implementation where App == StopwatchApp {
         app: IOStopwatch.self,
         handlers: ScreenHandler<StopwatchView, StopwatchIntent>(screen),
         TimerHandler(clock: environment.clock), executor: environment.executor)
-      return IOLoopDriver<StopwatchApp>(
+      return ClosureDriver<StopwatchApp>(
         screen: screen, begin: main.start,
         intent: { main.send($0, from: ScreenIO<StopwatchView, StopwatchIntent>.self) },
         currentView: { main.state.view }, end: main.stop)
@@ -73,7 +70,7 @@ extension Implementation where App == WeatherApp {
         handlers: ScreenHandler<WeatherView, WeatherIntent>(screen),
         DebounceHandler(clock: environment.clock), SearchHandler(service: environment.service),
         ForecastHandler(service: environment.service), executor: environment.executor)
-      return IOLoopDriver<WeatherApp>(
+      return ClosureDriver<WeatherApp>(
         screen: screen, begin: main.start, intent: { main.send($0, from: IOWeather.Screen.self) },
         currentView: { main.state.view }, end: main.stop)
     }

@@ -3,33 +3,17 @@ import LayerCore
 import Synchronization
 import Workloads
 
-/// Connects a LayerCore flow to the conformance kit: the kit plays the user at the app's
-/// screen, so intents travel the way a tap would, through the UI layer's machine.
-struct LayerCoreDriver<App: SpecApp, C: Core>: AppDriver
-where App.Child == NoChild, App.ChildIntent == NoChild {
-  // Closures made where the core's and the screen's types are known: the kit calls a driver as
-  // `any AppDriver`, and what it reaches from there would otherwise run as generic code.
-  private let begin: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
-  private let sendIntent: @Sendable (App.Intent) -> Void
-  private let currentView: @Sendable () -> App.View
-  private let end: @Sendable () -> Void
-
-  init(core: C, screen: Screen<App.View, App.Intent>, executor: (any TaskExecutor)?) {
+extension ClosureDriver {
+  /// A LayerCore flow as a driver: the kit plays the user at the app's screen, so intents
+  /// travel the way a tap would, through the UI layer's machine.
+  init(core: some Core, screen: Screen<App.View, App.Intent>, executor: (any TaskExecutor)?) {
     let flow = FlowBox()
-    begin = { observer in
-      screen.observe(observer)
-      flow.start(core, executor: executor)
-    }
-    sendIntent = { screen.send($0) }
-    currentView = { screen.view }
-    end = { flow.stop() }
+    self.init(
+      start: { observer in
+        screen.observe(observer)
+        flow.start(core, executor: executor)
+      }, send: { screen.send($0) }, view: { screen.view }, stop: { flow.stop() })
   }
-
-  func start(observer: @escaping @Sendable (App.View) -> Void) async { begin(observer) }
-  func send(_ intent: App.Intent) { sendIntent(intent) }
-  var view: App.View { get async { currentView() } }
-  func idle() async {}  // all work runs on the environment's executor, which the kit watches
-  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -38,7 +22,7 @@ extension Implementation where App == CounterApp {
   public static var layerCore: Implementation {
     Implementation(architecture: "layer-core") { environment in
       let screen = Screen<CounterView, CounterIntent>(placeholder: .loading)
-      return LayerCoreDriver<CounterApp, LayerCounter.App>(
+      return ClosureDriver<CounterApp>(
         core: LayerCounter.App(screen: screen, environment: environment), screen: screen,
         executor: environment.executor)
     }
@@ -52,7 +36,7 @@ extension Implementation where App == StopwatchApp {
   public static var layerCore: Implementation {
     Implementation(architecture: "layer-core") { environment in
       let screen = Screen<StopwatchView, StopwatchIntent>(placeholder: .initial)
-      return LayerCoreDriver<StopwatchApp, LayerStopwatch.App>(
+      return ClosureDriver<StopwatchApp>(
         core: LayerStopwatch.App(screen: screen, environment: environment), screen: screen,
         executor: environment.executor)
     }
@@ -66,7 +50,7 @@ extension Implementation where App == WeatherApp {
   public static var layerCore: Implementation {
     Implementation(architecture: "layer-core") { environment in
       let screen = Screen<WeatherView, WeatherIntent>(placeholder: .initial)
-      return LayerCoreDriver<WeatherApp, LayerWeather.App>(
+      return ClosureDriver<WeatherApp>(
         core: LayerWeather.App(screen: screen, environment: environment), screen: screen,
         executor: environment.executor)
     }

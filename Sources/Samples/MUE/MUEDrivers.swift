@@ -2,33 +2,17 @@ import ArchitectureSpec
 import MUE
 import Workloads
 
-/// Connects a MUE loop to the conformance kit: observed by view first, then started.
-struct MUEDriver<App: SpecApp>: AppDriver
-where App.Child == NoChild, App.ChildIntent == NoChild {
-  // Closures made where the loop's types are known: the kit calls a driver as `any AppDriver`,
-  // and a loop reached from there through a generic driver would run as generic code.
-  private let begin: @Sendable (@escaping @Sendable (App.View) -> Void) -> Void
-  private let sendIntent: @Sendable (App.Intent) -> Void
-  private let currentView: @Sendable () -> App.View
-  private let end: @Sendable () -> Void
-
+extension ClosureDriver {
+  /// A MUE loop as a driver: observed by view first, then started.
   init<U: Update, H: EffectHandler>(
     loop: Loop<U, H>, render: @escaping @Sendable (U.State) -> App.View
   ) where H.Effect == U.Effect, U.Event == App.Intent {
-    begin = { observer in
-      loop.observe(render, observer)
-      loop.start()
-    }
-    sendIntent = { loop.send($0) }
-    currentView = { render(loop.state) }
-    end = { loop.stop() }
+    self.init(
+      start: { observer in
+        loop.observe(render, observer)
+        loop.start()
+      }, send: { loop.send($0) }, view: { render(loop.state) }, stop: { loop.stop() })
   }
-
-  func start(observer: @escaping @Sendable (App.View) -> Void) async { begin(observer) }
-  func send(_ intent: App.Intent) { sendIntent(intent) }
-  var view: App.View { get async { currentView() } }
-  func idle() async {}  // every effect runs on environment.executor, which the kit watches
-  func stop() async { end() }
 }
 
 // side-by-side: counter wiring
@@ -36,7 +20,7 @@ extension Implementation where App == CounterApp {
   /// The counter on MUE.
   public static var mue: Implementation {
     Implementation(architecture: "mue") { environment in
-      MUEDriver<CounterApp>(
+      ClosureDriver<CounterApp>(
         loop: MUECounter.makeLoop(environment: environment), render: MUECounter.view)
     }
   }
@@ -48,7 +32,7 @@ extension Implementation where App == StopwatchApp {
   /// The stopwatch on MUE.
   public static var mue: Implementation {
     Implementation(architecture: "mue") { environment in
-      MUEDriver<StopwatchApp>(
+      ClosureDriver<StopwatchApp>(
         loop: MUEStopwatch.makeLoop(environment: environment), render: MUEStopwatch.view)
     }
   }
@@ -60,7 +44,7 @@ extension Implementation where App == WeatherApp {
   /// The weather app on MUE.
   public static var mue: Implementation {
     Implementation(architecture: "mue") { environment in
-      MUEDriver<WeatherApp>(
+      ClosureDriver<WeatherApp>(
         loop: MUEWeather.makeLoop(environment: environment), render: MUEWeather.view)
     }
   }
