@@ -22,12 +22,13 @@ extension Dispatcher {
   ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
   where Action == State<Focus, Void> {
     let plan = plan
+    let field = FieldReader(transformState)
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-      environment: transformEnvironment, path: transformState)
+      environment: transformEnvironment, path: transformState, field: field)
     let departures = departures.map { inner in
       Departures<BigState> { whole, scope in
         guard scope.first == lift.scope else { return false }
-        return inner.isGone(whole[keyPath: transformState], scope.dropFirst())
+        return inner.isGone(field(whole), scope.dropFirst())
       }
     }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
@@ -64,18 +65,20 @@ extension Dispatcher {
   where Action == State<Focus, Void> {
     let plan = plan
     let list = AnyWorkID(transformState)
+    // Made once, not with each input's lift.
+    let rows = FieldReader(transformState)
     let departures = Departures<BigState> { whole, scope in
       guard let element = scope.first?.value(as: Element<ID>.self), element.list == list else {
         return false
       }
-      return !whole[keyPath: transformState].contains(id: element.id)
+      return !rows(whole).contains(id: element.id)
     }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: [departures]
     ) { input in
       guard let (id, input) = transformInput(input) else { return .none }
       let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-        environment: transformEnvironment, forEach: transformState, id: id,
+        environment: transformEnvironment, forEach: transformState, rows: rows, id: id,
         scope: AnyWorkID(Element(list: list, id: id)))
       return lift.plan(plan(input))
     }
@@ -95,7 +98,10 @@ extension Effect {
     transformState: WritableKeyPath<BigState, Focus> & Sendable
   ) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
   where Action == State<Focus, Void> {
-    Lift(environment: transformEnvironment, path: transformState).effect(self)
+    Lift(
+      environment: transformEnvironment, path: transformState,
+      field: FieldReader(transformState)
+    ).effect(self)
   }
 }
 
@@ -203,28 +209,28 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   /// Whether the part is an element of a list, which may leave it.
   @usableFromInline let isElement: Bool
 
+  /// The lift of the part at `path`, which `field` reads.
   @inlinable
   init(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
-    path: WritableKeyPath<BigState, S> & Sendable
+    path: WritableKeyPath<BigState, S> & Sendable, field: FieldReader<BigState, S>
   ) {
     self.environment = environment
-    let field = FieldReader(path)
     focus = { field($0) }
     action = { $0.widen(path) }
     scope = AnyWorkID(path)
     isElement = false
   }
 
+  /// The lift of element `id` of the list at `path`, which `rows` reads.
   @inlinable
   init<ID: Hashable & Sendable>(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
-    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable, id: ID,
-    scope: AnyWorkID
+    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable,
+    rows: FieldReader<BigState, IdentifiedList<ID, S>>, id: ID, scope: AnyWorkID
   ) {
     self.environment = environment
-    let list = FieldReader(path)
-    focus = { list($0)[id: id] }
+    focus = { rows($0)[id: id] }
     action = { $0.widen(path, id: id) }
     self.scope = scope
     isElement = true

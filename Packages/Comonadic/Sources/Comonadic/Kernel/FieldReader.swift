@@ -27,9 +27,7 @@ package final class FieldReader<Root, Value>: Sendable {
   @inlinable
   package func callAsFunction(_ root: Root) -> Value {
     guard let offset else { return root[keyPath: path] }
-    return withUnsafePointer(to: root) {
-      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-    }
+    return InlineField.read(root, at: offset)
   }
 }
 
@@ -50,9 +48,7 @@ package final class WritableField<Root, Value>: Sendable {
   @inlinable
   package func callAsFunction(_ root: Root) -> Value {
     guard let offset else { return root[keyPath: path] }
-    return withUnsafePointer(to: root) {
-      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-    }
+    return InlineField.read(root, at: offset)
   }
 
   /// Calls `body` with the value at the key path in `root`, changed in place.
@@ -61,15 +57,9 @@ package final class WritableField<Root, Value>: Sendable {
     _ root: inout Root, _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
     guard let offset else { return try body(&root[keyPath: path]) }
-    return try withUnsafeMutablePointer(to: &root) {
-      try body(
-        &UnsafeMutableRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self)
-          .pointee)
-    }
+    return try InlineField.modify(&root, at: offset, body)
   }
-}
 
-extension WritableField {
   /// Calls `body` with the value at `path` in `root`, changed in place, for a key path known
   /// only at the call: looks its offset up (cheaper than a projection), without keeping it.
   @inlinable
@@ -80,7 +70,25 @@ extension WritableField {
     guard let offset = MemoryLayout<Root>.offset(of: path) else {
       return try body(&root[keyPath: path])
     }
-    return try withUnsafeMutablePointer(to: &root) {
+    return try InlineField.modify(&root, at: offset, body)
+  }
+}
+
+/// A value stored inline in another, at a byte offset (`MemoryLayout.offset(of:)`).
+@usableFromInline
+enum InlineField {
+  @inlinable
+  static func read<Root, Value>(_ root: Root, at offset: Int) -> Value {
+    withUnsafePointer(to: root) {
+      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    }
+  }
+
+  @inlinable
+  static func modify<Root, Value, Result>(
+    _ root: inout Root, at offset: Int, _ body: (inout Value) throws -> Result
+  ) rethrows -> Result {
+    try withUnsafeMutablePointer(to: &root) {
       try body(
         &UnsafeMutableRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self)
           .pointee)

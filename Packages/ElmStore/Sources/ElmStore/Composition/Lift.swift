@@ -78,18 +78,19 @@ extension Effect {
   ) -> Effect<ParentState, ParentAction> {
     guard let body else { return .none }
     let list = AnyWorkID(path)
+    let field = FieldReader(path)
     // The elements whose effect ran: checked after each action, so a removed element's runs
     // are cancelled whatever removed it.
     let started = Lock<Set<ID>>([])
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
-      let rows = state[keyPath: path]
+      let rows = field(state)
       if let (id, childAction) = action.extract(parentAction), let child = rows[id: id] {
         started.withLock { _ = $0.insert(id) }
         body(
           child, childAction,
           dispatch.scoped(
             AnyWorkID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
-            project: { ($0 as? ParentState)?[keyPath: path][id: id].map { $0 as Any } }))
+            project: { ($0 as? ParentState).flatMap { field($0)[id: id].map { $0 as Any } } }))
       }
       let gone = started.withLock { ids -> [ID] in
         guard !ids.isEmpty else { return [] }

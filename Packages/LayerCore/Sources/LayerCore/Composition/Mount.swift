@@ -76,9 +76,8 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// parent once the child has one, and what its machine emits reaches the parent's reducer as
   /// the parent's event.
   public var layers: [Layer<ParentState, ParentEvent>] {
-    let path = self.path
     let name = "\(path)"
-    let field = FieldReader<ParentState, Child.State?>(path)
+    let field = self.field
     let state: @Sendable (ParentState) -> Child.State? = { field($0) }
     return child.layers.enumerated().map { index, layer in
       var lifted = layer.pullback(state: state, event: embed)
