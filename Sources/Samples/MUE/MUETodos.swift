@@ -127,6 +127,8 @@ public enum MUETodos {
   }
 
   // side-by-side: todos update
+  // Written in place (`handle(event:changing:)`): the list is changed where the loop keeps it, so one row of a
+  // long list changes without copying the nodes on its path.
   public struct Update: MUE.Update {
     public init() {}
 
@@ -134,60 +136,53 @@ public enum MUETodos {
       First(initialState: state, initialEffect: .load)
     }
 
-    public func handle(event: Event, _ state: State) -> UpdateResult<State, Effect> {
-      guard state.isLoaded else { return .noChange }
-      var next = state
-      guard let changed = apply(event, to: &next) else { return .noChange }
-      guard changed else { return .newState(state: next) }
+    public func handle(event: Event, changing state: inout State) -> InPlaceResult<Effect> {
+      guard state.isLoaded, let changed = apply(event, to: &state) else { return .noChange }
+      guard changed else { return .changedState }
       // The list changed: save it now, or after the save in flight (T7).
-      guard next.saving == nil else {
-        next.changedWhileSaving = true
-        return .newState(state: next)
+      guard state.saving == nil else {
+        state.changedWhileSaving = true
+        return .changedState
       }
-      let list = next.records
-      next.saving = list
-      return .dispatchEffect(state: next, effect: .save(list))
+      let list = state.records
+      state.saving = list
+      return .changedState(effect: .save(list))
     }
 
-    public func handle(result: Effect.Result, _ state: State) -> UpdateResult<State, Effect> {
+    public func handle(result: Effect.Result, changing state: inout State) -> InPlaceResult<Effect>
+    {
       switch result {
       case .loaded(let records):
         guard !state.isLoaded else { return .noChange }
-        guard let records, !records.isEmpty else {
-          return .newState(state: state.copy { $0.isLoaded = true })
-        }
+        state.isLoaded = true
+        guard let records, !records.isEmpty else { return .changedState }
         guard TodosApp.isValid(records) else {
-          return .dispatchEffect(
-            state: state.copy { $0.isLoaded = true }, effect: .log(TodosApp.unreadableTodosMessage))
+          return .changedState(effect: .log(TodosApp.unreadableTodosMessage))
         }
-        return .newState(
-          state: state.copy {
-            $0.isLoaded = true
-            $0.rows.append(
-              contentsOf: records.lazy.map {
-                ($0.id, MUETodoRow.State(title: $0.title, done: $0.done))
-              })
-            $0.doneCount = records.count { $0.done }
-            $0.largestID = records.map(\.id).max() ?? 0
+        state.rows.append(
+          contentsOf: records.lazy.map {
+            ($0.id, MUETodoRow.State(title: $0.title, done: $0.done))
           })
+        state.doneCount = records.count { $0.done }
+        state.largestID = records.map(\.id).max() ?? 0
+        return .changedState
       case .loadFailed:
         guard !state.isLoaded else { return .noChange }
-        return .dispatchEffect(
-          state: state.copy { $0.isLoaded = true }, effect: .log(TodosApp.unreadableTodosMessage))
+        state.isLoaded = true
+        return .changedState(effect: .log(TodosApp.unreadableTodosMessage))
       case .saved(let succeeded):
         guard let held = state.saving else { return .noChange }
-        var next = state
-        next.saving = nil
+        state.saving = nil
         var effects: [Effect] = succeeded ? [] : [.log(TodosApp.saveFailedMessage)]
-        if next.changedWhileSaving {
-          next.changedWhileSaving = false
-          let latest = next.records
+        if state.changedWhileSaving {
+          state.changedWhileSaving = false
+          let latest = state.records
           if latest != held {
-            next.saving = latest
+            state.saving = latest
             effects.append(.save(latest))
           }
         }
-        return .dispatchEffects(state: next, effects: effects)
+        return .changedState(effects: effects)
       }
     }
 
@@ -232,7 +227,7 @@ public enum MUETodos {
           // One row at most is edited: the edited one is committed first, in this message (T4).
           var changed = false
           if let editing = state.editingID {
-            changed = applyRow(.commitEdit, id: editing, to: &state)
+            changed = applyRow(.commitEdit, id: editing, to: &state) ?? false
           }
           _ = applyRow(.beginEdit, id: id, to: &state)
           state.editingID = id
@@ -243,7 +238,7 @@ public enum MUETodos {
         case .commitEdit, .cancelEdit:
           guard state.editingID == id else { return nil }
           state.editingID = nil
-          return applyRow(rowIntent, id: id, to: &state)
+          return applyRow(rowIntent, id: id, to: &state) ?? false
         case .toggle, .delete:
           return applyRow(rowIntent, id: id, to: &state)
         }
@@ -251,14 +246,14 @@ public enum MUETodos {
     }
 
     /// Runs the row's own update on row `id`, then does what the row asked of the list (its
-    /// removal); returns whether the list changed.
-    private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout State) -> Bool {
+    /// removal); returns whether the list changed, or `nil` when the row did not change.
+    private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout State) -> Bool? {
       guard let before = state.rows[id: id],
-        let result: UpdateResult<State, Effect> = MUETodoRow.Update().handle(
-          event: intent, in: state, forEach: \.rows, id: id)
-      else { return false }
-      state = result.value(from: state)
-      guard let after = state.rows[id: id] else { return false }
+        let result: InPlaceResult<Effect> = MUETodoRow.Update().handle(
+          event: intent, changing: &state, forEach: \.rows, id: id),
+        result.changedState
+      else { return nil }
+      guard let after = state.rows[id: id] else { return nil }
       if after.asksRemoval {
         state.rows.remove(id: id)
         if after.done { state.doneCount -= 1 }

@@ -270,17 +270,15 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       if mustDrain { drain() }
       return
     }
-    let result = update.handle(event: event, locked.pointee.state)
+    // The loop's own state, changed in place: the update is its only holder while it runs.
+    let result = update.handle(event: event, changing: &locked.pointee.state)
     if result.effects.isEmpty, result.cancellations.isEmpty {
-      guard let next = result.state else { return core.unlock() }
-      if locked.pointee.subscribers.isEmpty {
-        locked.pointee.state = next
+      guard result.changedState, !locked.pointee.subscribers.isEmpty else {
         return core.unlock()
       }
-      guard next != locked.pointee.state else { return core.unlock() }
       // Only observers to tell: claim the drain, notify outside the lock, then hand over to
       // `drain` for whatever they or other threads sent meanwhile.
-      locked.pointee.state = next
+      let next = locked.pointee.state
       locked.pointee.queue.startDraining()
       let observers = locked.pointee.subscribers
       core.unlock()
@@ -370,23 +368,23 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       }
       handled += 1
       let message = locked.pointee.queue.take()
-      let before = locked.pointee.state
       let input: Processed<State, Event, Effect>.Input
-      let result: UpdateResult<State, Effect>
+      let result: InPlaceResult<Effect>
       switch message {
       case .start:
         input = .first
-        result = UpdateResult(state: nil, effects: firstEffects)
+        result = InPlaceResult(changedState: false, effects: firstEffects)
       case .event(let event):
         input = .event(event)
-        result = update.handle(event: event, before)
+        result = update.handle(event: event, changing: &locked.pointee.state)
       case .result(let value, _):
         input = .result(value)
-        result = update.handle(result: value, before)
+        result = update.handle(result: value, changing: &locked.pointee.state)
       case .subscribe(let observer):
         locked.pointee.subscribers.append(observer)
+        let now = locked.pointee.state
         core.unlock()
-        _ = gate.ifOpen { observer.notify(before) }
+        _ = gate.ifOpen { observer.notify(now) }
         continue
       }
       let step = locked.pointee.apply(result)

@@ -36,6 +36,35 @@ public protocol Update<State, Event, Effect>: Sendable {
   /// What an effect's result does to `currentState`: the state when the result arrives, not
   /// the one the effect started from.
   func handle(result: Effect.Result, _ currentState: State) -> UpdateResult<State, Effect>
+
+  /// What an event does, written in place: `state` is the loop's own, changed where it is
+  /// kept, and the result says whether it changed.
+  ///
+  /// Write this form, or ``handle(event:_:)``: each has a default made of the other. The loop
+  /// calls this one; by default it applies ``handle(event:_:)``'s new state when it differs.
+  /// Written in place, a change of one row of a long ``IdentifiedList`` copies nothing: the
+  /// value-in, value-out form changes a copy while the loop still holds the state, so its first
+  /// write copies the nodes on the row's path, and the loop frees the old ones after.
+  ///
+  /// ```swift
+  /// func handle(event: TodosEvent, changing state: inout TodosState) -> InPlaceResult<TodosEffect> {
+  ///   switch event {
+  ///   case .toggle(let id):
+  ///     guard state.rows.update(id: id, { $0.done.toggle() }) != nil else { return .noChange }
+  ///     return .changedState(effect: .save(state.records))
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The loop tells its observers after every result that says
+  /// ``InPlaceResult/changedState``; it keeps no copy to compare with (that copy is what
+  /// writing in place avoids). Return ``InPlaceResult/noChange`` only when `state` was left as
+  /// it was.
+  func handle(event: Event, changing state: inout State) -> InPlaceResult<Effect>
+
+  /// What an effect's result does, written in place (the state when the result arrives); see
+  /// ``handle(event:changing:)``.
+  func handle(result: Effect.Result, changing state: inout State) -> InPlaceResult<Effect>
 }
 
 extension Update {

@@ -219,3 +219,116 @@ extension Update where Effect.ID == Never {
     handle(result: result, parent[keyPath: path]).lifted(into: parent, at: path, effect: embed)
   }
 }
+
+// In place: the same composition for a parent written in place (`handle(event:changing:)`). The child's update
+// runs on its part of the parent's state where the loop keeps it, so nothing of the parent is
+// copied; a value-in, value-out child's new state is written there when it differs.
+
+extension InPlaceResult {
+  /// This child's result as its parent's: its effects embedded with `effect` and its
+  /// cancellations with `id`.
+  @inlinable
+  public func lifted<ParentEffect: MUE.Effect>(
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect> {
+    InPlaceResult<ParentEffect>(
+      changedState: changedState, effects: effects.map(embed),
+      cancellations: cancellations.map(embedID))
+  }
+}
+
+extension InPlaceResult where Effect.ID == Never {
+  /// This child's result as its parent's, for a child whose effects have no ids.
+  @inlinable
+  public func lifted<ParentEffect: MUE.Effect>(
+    effect embed: (Effect) -> ParentEffect
+  ) -> InPlaceResult<ParentEffect> {
+    InPlaceResult<ParentEffect>(changedState: changedState, effects: effects.map(embed))
+  }
+}
+
+extension Update {
+  /// Handles a child's `event` on the child's state at `path`, changing `parent` in place;
+  /// the result as the parent's.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, changing parent: inout Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect> {
+    handle(event: event, changing: &parent[keyPath: path]).lifted(effect: embed, id: embedID)
+  }
+
+  /// Handles the result of one of the child's effects on its state at `path`, in place.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    result: Effect.Result, changing parent: inout Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect> {
+    handle(result: result, changing: &parent[keyPath: path]).lifted(effect: embed, id: embedID)
+  }
+
+  /// Handles a child's `event` for the element `id` of the identified list at `path`,
+  /// changing that element in place; `nil` when no element has that id.
+  ///
+  /// - Complexity: O(1) plus the update, whatever the length of the list.
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    event: Event, changing parent: inout Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
+    id: ID, effect embed: (ID, Effect) -> ParentEffect,
+    id embedID: (ID, Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect>? {
+    parent[keyPath: path].update(id: id) { handle(event: event, changing: &$0) }?.lifted(
+      effect: { embed(id, $0) }, id: { embedID(id, $0) })
+  }
+
+  /// Handles the result of an element's effect, in place; `nil` when the element is gone (its
+  /// late result is dropped).
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    result: Effect.Result, changing parent: inout Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>, id: ID,
+    effect embed: (ID, Effect) -> ParentEffect, id embedID: (ID, Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect>? {
+    parent[keyPath: path].update(id: id) { handle(result: result, changing: &$0) }?.lifted(
+      effect: { embed(id, $0) }, id: { embedID(id, $0) })
+  }
+}
+
+extension Update where Effect.ID == Never {
+  /// Handles the `event` of a child whose effects have no ids, on its state at `path`, in
+  /// place.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, changing parent: inout Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> InPlaceResult<ParentEffect> {
+    handle(event: event, changing: &parent[keyPath: path]).lifted(effect: embed)
+  }
+
+  /// Handles the result of an effect of a child whose effects have no ids, in place.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    result: Effect.Result, changing parent: inout Parent, at path: WritableKeyPath<Parent, State>,
+    effect embed: (Effect) -> ParentEffect
+  ) -> InPlaceResult<ParentEffect> {
+    handle(result: result, changing: &parent[keyPath: path]).lifted(effect: embed)
+  }
+}
+
+extension Update where Effect == NoEffect {
+  /// Handles an event of a child without effects for the element `id` of the identified list
+  /// at `path`, changing that element in place; `nil` when no element has that id.
+  ///
+  /// - Complexity: O(1) plus the update, whatever the length of the list.
+  @inlinable
+  public func handle<Parent, ID: Hashable & Sendable, ParentEffect: MUE.Effect>(
+    event: Event, changing parent: inout Parent,
+    forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
+    id: ID
+  ) -> InPlaceResult<ParentEffect>? {
+    parent[keyPath: path].update(id: id) { handle(event: event, changing: &$0).changedState }.map {
+      InPlaceResult<ParentEffect>(changedState: $0)
+    }
+  }
+}

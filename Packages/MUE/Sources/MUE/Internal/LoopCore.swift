@@ -102,16 +102,13 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
     return false
   }
 
-  /// Applies what an update decided: the new state, cancellations, then new runs.
+  /// Carries out what an update decided once it changed (or left) the state: observers to
+  /// tell, cancellations, then new runs.
   @inlinable
-  mutating func apply(_ result: UpdateResult<State, Effect>) -> Step<State, Effect> {
-    var notifies = false
-    if let next = result.state, next != state {
-      state = next
-      notifies = true
-    }
-    var step = Step<State, Effect>(state: state, observers: notifies ? subscribers : [])
-    step.notifies = notifies
+  mutating func apply(_ result: InPlaceResult<Effect>) -> Step<State, Effect> {
+    var step = Step<State, Effect>(
+      state: state, observers: result.changedState ? subscribers : [])
+    step.notifies = result.changedState
     for id in result.cancellations {
       if let task = remove(.id(id)) { step.cancelled.append(task) }
     }
