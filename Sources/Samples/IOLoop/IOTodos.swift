@@ -141,70 +141,70 @@ public struct IOTodos: PureApp, Equatable {
     (IOTodos(), Outputs([], [], [], [.load]))
   }
 
-  public func run(input: Input) -> (IOTodos, Outputs) {
+  // Written in place (`run(inPlace:)`): the list is changed where the program keeps it, so
+  // one row of a long list changes without copying the nodes on its path.
+  public mutating func run(inPlace input: Input) -> Outputs {
     switch input.values {
     case (let intent?, _, _, _):
       return handle(intent)
     case (_, let row?, _, _):
       // An input sent through a row's scope is the list's `row` intent for it.
-      guard let intent: TodoRowIntent = row.input.values else { return (self, .none) }
+      guard let intent: TodoRowIntent = row.input.values else { return .none }
       return handle(.row(id: row.id, intent))
     case (_, _, _, let storage?):
       return handle(storage)
     default:
-      return (self, .none)
+      return .none
     }
   }
 
-  private func handle(_ intent: TodosIntent) -> (IOTodos, Outputs) {
-    guard isLoaded else { return (self, .none) }
-    var next = self
+  private mutating func handle(_ intent: TodosIntent) -> Outputs {
+    guard isLoaded else { return .none }
     var rowOutputs: [Rows.Output] = []
-    guard let changed = next.apply(intent, rowOutputs: &rowOutputs) else { return (self, .none) }
-    guard changed else { return (next, Outputs([], rowOutputs, [], [])) }
+    guard let changed = apply(intent, rowOutputs: &rowOutputs) else { return .none }
+    guard changed else { return Outputs([], rowOutputs, [], []) }
     // The list changed: save it now, or after the save in flight (T7).
-    guard next.saving == nil else {
-      next.changedWhileSaving = true
-      return (next, Outputs([], rowOutputs, [], []))
+    guard saving == nil else {
+      changedWhileSaving = true
+      return Outputs([], rowOutputs, [], [])
     }
-    let list = next.records
-    next.saving = list
-    return (next, Outputs([], rowOutputs, [], [.save(list)]))
+    let list = records
+    saving = list
+    return Outputs([], rowOutputs, [], [.save(list)])
   }
 
-  private func handle(_ storage: TodoStorageIO.Input) -> (IOTodos, Outputs) {
-    var next = self
+  private mutating func handle(_ storage: TodoStorageIO.Input) -> Outputs {
     switch storage {
     case .loaded(let records):
-      guard !isLoaded else { return (self, .none) }
-      next.isLoaded = true
-      guard let records, !records.isEmpty else { return (next, .none) }
+      guard !isLoaded else { return .none }
+      isLoaded = true
+      guard let records, !records.isEmpty else { return .none }
       guard TodosApp.isValid(records) else {
-        return (next, Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], []))
+        return Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], [])
       }
-      next.rows.append(
+      rows.append(
         contentsOf: records.lazy.map { ($0.id, IOTodoRow(title: $0.title, done: $0.done)) })
-      next.doneCount = records.count { $0.done }
-      next.largestID = records.map(\.id).max() ?? 0
-      return (next, .none)
+      doneCount = records.count { $0.done }
+      largestID = records.map(\.id).max() ?? 0
+      return .none
     case .loadFailed:
-      guard !isLoaded else { return (self, .none) }
-      next.isLoaded = true
-      return (next, Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], []))
+      guard !isLoaded else { return .none }
+      isLoaded = true
+      return Outputs([], [], [.log(TodosApp.unreadableTodosMessage)], [])
     case .saved(let succeeded):
-      guard let held = saving else { return (self, .none) }
-      next.saving = nil
+      guard let held = saving else { return .none }
+      saving = nil
       let log: [LogIO.Output] = succeeded ? [] : [.log(TodosApp.saveFailedMessage)]
       var save: [TodoStorageIO.Output] = []
-      if next.changedWhileSaving {
-        next.changedWhileSaving = false
-        let latest = next.records
+      if changedWhileSaving {
+        changedWhileSaving = false
+        let latest = records
         if latest != held {
-          next.saving = latest
+          saving = latest
           save = [.save(latest)]
         }
       }
-      return (next, Outputs([], [], log, save))
+      return Outputs([], [], log, save)
     }
   }
 

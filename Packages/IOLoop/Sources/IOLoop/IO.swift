@@ -296,4 +296,41 @@ public protocol PureApp: Sendable {
 
   /// The next state and outputs for `input`.
   func run(input: Input) -> (Self, Outputs)
+
+  /// The same step written in place: this state becomes the next one; returns the outputs.
+  ///
+  /// Write this form or ``run(input:)``: each has a default made of the other, and the program
+  /// runs this one on the state it keeps. Written in place, a step that changes one row of a
+  /// long ``IdentifiedList`` copies nothing: `var next = self` in ``run(input:)`` changes a copy
+  /// while the program still holds the state, so the first write copies the nodes on the row's
+  /// path, and the program frees the old ones after.
+  ///
+  /// ```swift
+  /// mutating func run(inPlace input: Input) -> Outputs {
+  ///   guard let intent: ListIntent = input.values else { return .none }
+  ///   switch intent {
+  ///   case .toggle(let id): rows.update(id: id) { $0.done.toggle() }
+  ///   }
+  ///   return Outputs([view], [])
+  /// }
+  /// ```
+  mutating func run(inPlace input: Input) -> Outputs
+}
+
+extension PureApp {
+  /// ``run(input:)`` applied to this state.
+  @inlinable
+  public mutating func run(inPlace input: Input) -> Outputs {
+    let (next, outputs) = run(input: input)
+    self = next
+    return outputs
+  }
+
+  /// ``run(inPlace:)`` on a copy of this state.
+  @inlinable
+  public func run(input: Input) -> (Self, Outputs) {
+    var next = self
+    let outputs = next.run(inPlace: input)
+    return (next, outputs)
+  }
 }

@@ -181,12 +181,24 @@ extension PureApp {
     _ path: WritableKeyPath<Self, Child>, _ input: Child.Input
   ) -> (Self, [Child.Outputs]) where Child.Outputs == IOOutputs<repeat each ChildIO> {
     var next = self
-    let outputs = WritableField.modify(&next, at: path) { child in
-      let (changed, outputs) = child.run(input: input)
-      child = changed
-      return outputs
-    }
-    return (next, outputs.isEmpty ? [] : [outputs])
+    let outputs = next.run(path, inPlace: input)
+    return (next, outputs)
+  }
+
+  /// Runs the child program at `path` on `input`, changing this app in place: the child's
+  /// outputs as the list a ``ProgramIO`` of this app's outputs takes. For an app written in
+  /// place (``run(inPlace:)``).
+  ///
+  /// ```swift
+  /// case (nil, let counterInput?, _):
+  ///   return Outputs([], run(\.counter, inPlace: counterInput), [])
+  /// ```
+  @inlinable
+  public mutating func run<Child: PureApp, each ChildIO: IOType>(
+    _ path: WritableKeyPath<Self, Child>, inPlace input: Child.Input
+  ) -> [Child.Outputs] where Child.Outputs == IOOutputs<repeat each ChildIO> {
+    let outputs = WritableField.modify(&self, at: path) { $0.run(inPlace: input) }
+    return outputs.isEmpty ? [] : [outputs]
   }
 }
 
@@ -216,8 +228,7 @@ extension IdentifiedList where Element: PureApp {
     _ input: Element.Input, id: ID
   ) -> [ProgramsIO<ID, Element>.Output]? where Element.Outputs == IOOutputs<repeat each ChildIO> {
     update(id: id) { child in
-      let (next, outputs) = child.run(input: input)
-      child = next
+      let outputs = child.run(inPlace: input)
       return outputs.isEmpty ? [] : [.outputs(id, outputs)]
     }
   }

@@ -52,19 +52,16 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
 
   @usableFromInline init(state: State) { self.state = state }
 
-  /// Runs the app's step for `input`: the next state replaces this one.
-  ///
-  /// A mutating method, so the state is borrowed for the step, not copied: the app's own copy
-  /// into its result is the only one.
+  /// Runs the app's step for `input` on the state in place (``PureApp/run(inPlace:)``).
   ///
   /// - Returns: The outputs, and whether the state changed (`true` unless a subscriber that is
-  ///   called only on change asked for the comparison).
+  ///   called only on change asked for the comparison, which keeps the state before the step).
   @inlinable
   mutating func step(_ input: borrowing Input) -> (outputs: State.Outputs, changed: Bool) {
-    let (next, outputs) = state.run(input: input)
-    let changed = !(isEqual?(state, next) ?? false)
-    state = next
-    return (outputs, changed)
+    guard let isEqual else { return (state.run(inPlace: input), true) }
+    let before = state
+    let outputs = state.run(inPlace: input)
+    return (outputs, !isEqual(before, state))
   }
 
   /// Nothing queued or handled, and no finite work (R7's idle).
