@@ -9,6 +9,7 @@ extension ClosureDriver {
     _ component: StoreComponent<Environment, S, Input, App.View>,
     intent: @escaping @Sendable (App.Intent) -> Input, appear: Input? = nil
   ) {
+    // A store component with an `Equatable` view calls its observers when the view changed.
     self.init(
       subscribe: component.subscribe, send: component.send, view: { component.view },
       stop: component.stop, intent: intent, appear: appear)
@@ -19,9 +20,10 @@ extension ClosureDriver {
     _ component: MooreComponent<Environment, Message, Value, Input, App.View>,
     intent: @escaping @Sendable (App.Intent) -> Input, appear: Input? = nil
   ) {
+    // A Moore component notifies after every input; the kit wants changed views only.
     self.init(
-      subscribe: component.subscribe, send: component.send, view: { component.view },
-      stop: component.stop, intent: intent, appear: appear)
+      subscribe: { component.subscribe(distinctViews($0)) }, send: component.send,
+      view: { component.view }, stop: component.stop, intent: intent, appear: appear)
   }
 
   private init<Input: Sendable>(
@@ -32,8 +34,7 @@ extension ClosureDriver {
   ) {
     self.init(
       start: { observer in
-        // The component notifies after every state change; the kit wants changed views only.
-        _ = subscribe(distinctViews(observer))
+        _ = subscribe(observer)
         if let appear { send(appear) }
       }, send: { send(intent($0)) }, view: view, stop: stop)
   }
@@ -115,7 +116,8 @@ public final class ComonadicTally: TallySubject {
   public func stop() { component.stop() }
 }
 
-/// A view observer that hears only changed views: components notify after every action.
+/// A view observer that hears only changed views: a Moore component and a child notify after
+/// every action.
 private func distinctViews<View: Equatable & Sendable>(
   _ observer: @escaping @Sendable (View) -> Void
 ) -> @Sendable (View) -> Void {
@@ -143,7 +145,7 @@ final class ComonadicTodosDriver: AppDriver, Sendable {
   }
 
   func start(observer: @escaping @Sendable (TodosView) -> Void) async {
-    component.subscribe(distinctViews(observer))
+    component.subscribe(observer)
     for (id, observer) in pending.start() { observeRow(id, observer) }
     component.send(.appear)
   }
@@ -195,7 +197,7 @@ final class ComonadicShellDriver: AppDriver, Sendable {
   }
 
   func start(observer: @escaping @Sendable (ShellView) -> Void) async {
-    component.subscribe(distinctViews(observer))
+    component.subscribe(observer)
     for (tab, observer) in pending.start() { observeTab(tab, observer) }
     component.send(.counter(.appear))
   }

@@ -135,10 +135,36 @@ extension StoreComponent where Environment == Void {
 
 extension StoreComponent where S: Equatable {
   /// Calls `observer` with the current view, then after every action that changed the state.
+  ///
+  /// The component keeps the state before each action to compare it with the one after, so an
+  /// action that changes part of a large state (one row of a long list) copies what it
+  /// changes. With an `Equatable` view, views are compared instead, and no state is kept.
   @inlinable
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
     ViewFans.join(observer, fans: fans, explorer: explorer, onlyOnChange: { $0 == $1 })
+  }
+}
+
+extension StoreComponent where View: Equatable & Sendable {
+  /// Calls `observer` with the current view, then after every action that changed the view.
+  ///
+  /// The view is rendered once per action for all such observers and compared with the one
+  /// before; the state is not kept for it, so actions change the state in place.
+  @inlinable
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
+    ViewFans.join(distinct: observer, isSame: { $0 == $1 }, fans: fans, explorer: explorer)
+  }
+}
+
+extension StoreComponent where S: Equatable, View: Equatable & Sendable {
+  /// Calls `observer` with the current view, then after every action that changed the view;
+  /// see the `subscribe(_:)` of an `Equatable` view.
+  @inlinable
+  @discardableResult
+  public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
+    ViewFans.join(distinct: observer, isSame: { $0 == $1 }, fans: fans, explorer: explorer)
   }
 }
 
@@ -182,6 +208,9 @@ struct ViewFans<View> {
   /// The observers of single rows of the state's identified lists, one ``RowObservers`` per
   /// list (`child(forEach:id:input:render:)` with `Equatable` elements).
   @usableFromInline var rowObservers: RowObserverTable = [:]
+  /// Observers called after actions that changed the view, and the view they saw last.
+  @usableFromInline var onViewChange = Fan()
+  @usableFromInline var lastView: View?
 
   @usableFromInline init() {}
 
@@ -232,7 +261,49 @@ struct ViewFans<View> {
       fans.withLock { fans in
         fans.everyAction.observers.removeAll { $0.id == id }
         fans.onChange.observers.removeAll { $0.id == id }
+        fans.onViewChange.observers.removeAll { $0.id == id }
       }
+    }
+  }
+
+  /// Adds `observer` to the fan of view changes, in turn with the component's queue: it is
+  /// called with the view then, and after every later action that changed the view.
+  @inlinable
+  static func join<S: Sendable, Environment, Input>(
+    distinct observer: @escaping @Sendable (View) -> Void,
+    isSame: @escaping @Sendable (View, View) -> Bool, fans: Lock<ViewFans>,
+    explorer: Explorer<Environment, Store<S, View>, Input>
+  ) -> Subscription {
+    let id = fans.withLock { fans in
+      fans.nextID += 1
+      return fans.nextID
+    }
+    // Run by the explorer itself, which is alive while it runs it.
+    explorer.inTurn { [unowned(unsafe) explorer] space in
+      let view = space.extract()
+      let mustAttach = fans.withLock { fans in
+        fans.onViewChange.observers.append(Subscriber(id: id, notify: observer))
+        defer { fans.onViewChange.isAttached = true }
+        if !fans.onViewChange.isAttached { fans.lastView = view }
+        return !fans.onViewChange.isAttached
+      }
+      if mustAttach {
+        explorer.attach(onlyOnChange: nil) { space in
+          let view = space.extract()
+          // Compared under the lock, so the last view follows the order of the actions.
+          let observers = fans.withLock { fans -> [Observer] in
+            if let last = fans.lastView, isSame(last, view) { return [] }
+            fans.lastView = view
+            return fans.onViewChange.observers
+          }
+          guard !observers.isEmpty else { return }
+          observers.notifyEach(of: view) { explorer.gate.isStopped }
+        }
+      }
+      observer(view)
+    }
+    return Subscription {
+      fans.withLock { fans in fans.onViewChange.observers.removeAll { $0.id == id } }
     }
   }
 }
