@@ -97,6 +97,17 @@ public enum LayerTodos {
     public var records: [TodoRecord] {
       rows.map { TodoRecord(id: $0, title: $1.title, done: $1.done) }
     }
+
+    /// The end of the save `request`: a failure is logged, and the latest list is saved next
+    /// when it changed meanwhile (T7).
+    mutating func saved(_ request: Request<[TodoRecord]>, succeeded: Bool) {
+      save = nil
+      if !succeeded { log = Request(id: nextID(), TodosApp.saveFailedMessage) }
+      guard changedWhileSaving else { return }
+      changedWhileSaving = false
+      let latest = records
+      if latest != request.value { save = Request(id: nextID(), latest) }
+    }
   }
 
   // side-by-side: todos intents
@@ -132,49 +143,46 @@ public enum LayerTodos {
     }
 
     // side-by-side: todos update
-    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
+    // Written in place (`reduce(state: inout …)`): the list is changed where the flow keeps
+    // it, so one row of a long list changes without copying the nodes on its path.
+    public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
       switch event {
       case .loaded(let records):
         guard state == nil else { return .skip }
-        var state = AppState()
-        guard let records, !records.isEmpty else { return .set(state) }
+        var loaded = AppState()
+        defer { state = loaded }
+        guard let records, !records.isEmpty else { return .set }
         guard TodosApp.isValid(records) else {
-          state.log = Request(id: state.nextID(), TodosApp.unreadableTodosMessage)
-          return .set(state)
+          loaded.log = Request(id: loaded.nextID(), TodosApp.unreadableTodosMessage)
+          return .set
         }
-        state.rows.append(
+        loaded.rows.append(
           contentsOf: records.lazy.map {
             ($0.id, LayerTodoRow.State(title: $0.title, done: $0.done))
           })
-        state.doneCount = records.count { $0.done }
-        state.largestID = records.map(\.id).max() ?? 0
-        return .set(state)
+        loaded.doneCount = records.count { $0.done }
+        loaded.largestID = records.map(\.id).max() ?? 0
+        return .set
       case .loadFailed:
         guard state == nil else { return .skip }
-        var state = AppState()
-        state.log = Request(id: state.nextID(), TodosApp.unreadableTodosMessage)
-        return .set(state)
+        var failed = AppState()
+        failed.log = Request(id: failed.nextID(), TodosApp.unreadableTodosMessage)
+        state = failed
+        return .set
       case .saved(let request, let succeeded):
-        guard var state, state.save == request else { return .skip }
-        state.save = nil
-        if !succeeded { state.log = Request(id: state.nextID(), TodosApp.saveFailedMessage) }
-        if state.changedWhileSaving {
-          state.changedWhileSaving = false
-          let latest = state.records
-          if latest != request.value { state.save = Request(id: state.nextID(), latest) }
-        }
-        return .set(state)
+        guard state?.save == request else { return .skip }
+        state!.saved(request, succeeded: succeeded)
+        return .set
       case .click(let intent):
-        guard var state else { return .skip }
-        guard let changed = apply(intent, to: &state) else { return .skip }
-        guard changed else { return .set(state) }
+        guard state != nil, let changed = apply(intent, to: &state!) else { return .skip }
+        guard changed else { return .set }
         // The list changed: save it now, or after the save in flight (T7).
-        if state.save != nil {
-          state.changedWhileSaving = true
+        if state!.save != nil {
+          state!.changedWhileSaving = true
         } else {
-          state.save = Request(id: state.nextID(), state.records)
+          state!.save = Request(id: state!.nextID(), state!.records)
         }
-        return .set(state)
+        return .set
       }
     }
 

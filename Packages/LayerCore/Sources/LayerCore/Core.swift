@@ -40,6 +40,59 @@ public protocol Core: Sendable {
 
   /// The result of `event` on `state` (`nil` before the first ``ReducerResult/set(_:)``).
   func reduce(state: State?, event: Event) -> ReducerResult<State>
+
+  /// The same reducer written in place: `state` is the flow's own, changed where the flow
+  /// keeps it; the result says whether every layer receives it.
+  ///
+  /// Write this form or the value-in, value-out `reduce(state:event:)`: each has a default made of the
+  /// other, and the flow runs this one. Written in place, an event that changes one row of a
+  /// long ``IdentifiedList`` copies nothing: `var state = state` in the value form changes a copy
+  /// while the flow still holds the state, so the first write copies the nodes on the row's
+  /// path, and the flow frees the old ones after.
+  ///
+  /// ```swift
+  /// func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
+  ///   switch event {
+  ///   case .toggle(let id):
+  ///     guard state?.rows.update(id: id, { $0.done.toggle() }) != nil else { return .skip }
+  ///     return .set
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Return ``InPlaceReducerResult/set`` with a state (a `nil` state is skipped), and
+  /// ``InPlaceReducerResult/skip`` only when `state` was left as it was.
+  func reduce(state: inout State?, event: Event) -> InPlaceReducerResult
+}
+
+/// What a reducer written in place decided (`reduce(state: inout State?, event:)`): the
+/// state it changed goes to every layer, or nothing happens.
+public enum InPlaceReducerResult: Sendable, Hashable {
+  /// The state is set (changed in place): every layer receives it.
+  case set
+  /// No change: no layer hears anything.
+  case skip
+}
+
+extension Core {
+  /// The value form's result applied to `state`: its new state replaces `state`.
+  @inlinable
+  public func reduce(state: inout State?, event: Event) -> InPlaceReducerResult {
+    switch reduce(state: state, event: event) {
+    case .skip: return .skip
+    case .set(let next):
+      state = next
+      return .set
+    }
+  }
+
+  /// The in-place form run on a copy of `state`.
+  @inlinable
+  public func reduce(state: State?, event: Event) -> ReducerResult<State> {
+    var next = state
+    guard reduce(state: &next, event: event) == .set, let next else { return .skip }
+    return .set(next)
+  }
 }
 
 extension Core {

@@ -105,17 +105,22 @@ final class FlowRuntime<C: Core>: Sendable {
       unsafeDowncast(flow, to: FlowRuntime<C>.self).receive(event, from: run)
     }
     let ids = MachineIDs()
+    let readState: @Sendable () -> Any? = {
+      guard let flow = host.flow else { return nil }
+      return unsafeDowncast(flow, to: FlowRuntime<C>.self).state.map { $0 as Any }
+    }
     // Phase one: wire every machine. Nothing runs until `start()` queues phase two.
     let layers = core.layers.enumerated().map { index, layer in
       guard let monitor else {
-        return layer.build(LayerWiring(receive: receive, host: host, ids: ids, tap: nil))
+        return layer.build(
+          LayerWiring(receive: receive, host: host, ids: ids, tap: nil, readState: readState))
       }
       return layer.build(
         LayerWiring(
           receive: { event, run in
             monitor.emitted(index, event)
             receive(event, run)
-          }, host: host, ids: ids, tap: { monitor.received(index, $0) }))
+          }, host: host, ids: ids, tap: { monitor.received(index, $0) }, readState: readState))
     }
     routes = layers.compactMap { $0.route }
     deliverAll = Self.chain(layers, gate: gate)
@@ -160,7 +165,7 @@ final class FlowRuntime<C: Core>: Sendable {
   }
 
   /// The state now; `nil` until the reducer first sets one.
-  var state: C.State? { lock.withLock { $0.state } }
+  @usableFromInline var state: C.State? { lock.withLock { $0.state } }
 
   /// Whether the flow was stopped.
   var isStopped: Bool { lock.withLock { $0.phase.isStopped } }

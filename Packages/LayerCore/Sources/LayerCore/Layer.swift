@@ -26,8 +26,12 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
   ) -> Layer {
     Layer { wiring in
       let route = EventRoute(map: eventMapper, receive: wiring.receive)
-      let node = machine.build(wiring.machine(route.sink))
+      let reader = wiring.readState.map { InputReader(map: stateMapper, readState: $0) }
+      let node = machine.build(wiring.machine(route.sink, reader: reader))
       let process = node.process
+      // Through the reader when there is one: the delivery is what holds it.
+      let stateMapper: @Sendable (GlobalState) -> State =
+        if let reader { { reader.map($0) } } else { stateMapper }
       if let tap = wiring.tap {
         return LayerNode(
           deliver: { state in
@@ -369,22 +373,57 @@ struct LayerWiring<GlobalEvent> {
   @usableFromInline let ids: MachineIDs
   /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
   @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
+  /// The flow's state now (`nil` before the first), type-erased; `nil` inside a mounted core.
+  @usableFromInline let readState: (@Sendable () -> Any?)?
 
   @inlinable
   init(
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
-    ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?
+    ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
+    readState: (@Sendable () -> Any?)? = nil
   ) {
     self.receive = receive
     self.host = host
     self.ids = ids
     self.tap = tap
+    self.readState = readState
   }
 
   /// The wiring for the layer's machine, whose outputs go to `sink`.
   @usableFromInline
   func machine<Output>(_ sink: Sink<Output>) -> Wiring<Output> {
     Wiring(sink: sink, host: host, ids: ids)
+  }
+
+  /// The wiring for the layer's machine, which can read its input now through `reader`.
+  @inlinable
+  func machine<GlobalState, Input, Output>(
+    _ sink: Sink<Output>, reader: InputReader<GlobalState, Input>?
+  ) -> Wiring<Output> {
+    guard let reader else { return machine(sink) }
+    return Wiring(sink: sink, host: host, ids: ids, readInput: { [weak reader] in reader?.now() })
+  }
+}
+
+/// A layer's state mapping, with which its machine reads its input now: held strongly only by
+/// the flow (through the layer's delivery), weakly by the machine's callback, so a machine
+/// that keeps its callback does not keep its layer.
+@usableFromInline
+final class InputReader<GlobalState, Input>: Sendable {
+  @usableFromInline let map: @Sendable (GlobalState) -> Input
+  @usableFromInline let readState: @Sendable () -> Any?
+
+  @inlinable
+  init(map: @escaping @Sendable (GlobalState) -> Input, readState: @escaping @Sendable () -> Any?) {
+    self.map = map
+    self.readState = readState
+  }
+
+  /// The machine's input now; `nil` before the flow's first state.
+  @inlinable
+  func now() -> Any? {
+    guard let state = readState() as? GlobalState else { return nil }
+    return map(state)
   }
 }
 

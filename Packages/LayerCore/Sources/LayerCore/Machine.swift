@@ -120,7 +120,9 @@ public struct Machine<Input: Sendable, Output: Sendable>: Sendable {
   public init<Child: ChildMachine>(_ child: Child)
   where Child.Input == Input, Child.Output == Output {
     build = { wiring in
-      let callback = Handler(wiring.sink, host: wiring.host, machine: wiring.makeMachineID())
+      let callback = Handler(
+        wiring.sink, host: wiring.host, machine: wiring.makeMachineID(),
+        readInput: wiring.readInput)
       let node = Node<Input>(
         process: { child.process(input: $0, callback: callback) },
         start: { child.process(input: nil, callback: callback) })
@@ -154,13 +156,19 @@ public struct Handler<Output: Sendable>: Sendable {
   @usableFromInline let host: WeakHost
   @usableFromInline let machine: Int
   @usableFromInline let run: Run<OwnedWorkID>?
+  /// The machine's input now, when its layer can tell (see ``Wiring/readInput``).
+  @usableFromInline let readInput: (@Sendable () -> Any?)?
 
   @usableFromInline
-  init(_ sink: Sink<Output>, host: WeakHost, machine: Int, run: Run<OwnedWorkID>? = nil) {
+  init(
+    _ sink: Sink<Output>, host: WeakHost, machine: Int, run: Run<OwnedWorkID>? = nil,
+    readInput: (@Sendable () -> Any?)? = nil
+  ) {
     self.sink = sink
     self.host = host
     self.machine = machine
     self.run = run
+    self.readInput = readInput
   }
 
   /// Sends `output` up, to the machine's parent or layer.

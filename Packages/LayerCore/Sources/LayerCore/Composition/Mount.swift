@@ -13,10 +13,11 @@ extension Layer {
     let build = self.build
     return Layer<ParentState, ParentEvent> { wiring in
       let receive = wiring.receive
+      let readState = wiring.readState.map { Self.childState(state, readingParent: $0) }
       let child = build(
         LayerWiring<GlobalEvent>(
           receive: { childEvent, run in receive(event(childEvent), run) },
-          host: wiring.host, ids: wiring.ids, tap: wiring.tap))
+          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState))
       guard let deliver = child.deliver else {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }
@@ -25,6 +26,20 @@ extension Layer {
           guard let childState = state(parent) else { return }
           deliver(childState)
         }, start: child.start, route: child.route)
+    }
+  }
+
+  /// The child's state now, read through the parent's.
+  @inlinable
+  static func childState<ParentState>(
+    _ state: @escaping @Sendable (ParentState) -> GlobalState?,
+    readingParent read: @escaping @Sendable () -> Any?
+  ) -> @Sendable () -> Any? {
+    {
+      guard let parent = read() as? ParentState, let childState = state(parent) else {
+        return nil
+      }
+      return childState
     }
   }
 }
@@ -97,6 +112,13 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
       field.modify(&next) { $0 = childState }
       return .set(next)
     }
+  }
+
+  /// The child reducer's result for `event`, changing the child's state in `state` in place: for
+  /// a parent reducer written in place.
+  @inlinable
+  public func reduce(_ event: Child.Event, in state: inout ParentState) -> InPlaceReducerResult {
+    field.modify(&state) { child.reduce(state: &$0, event: event) }
   }
 
   /// The parent's state with the child's reduction of `event` applied (unchanged when the child

@@ -12,9 +12,11 @@
 /// rows.send(.row(id: 7, .toggle))
 /// ```
 ///
-/// What it keeps does not grow with the list: the list it got last (shared with the state)
-/// and the observed rows. A new list costs one look at the rows observed (one comparison when
-/// a single row changed in place), and nothing for the others. Where each row needs a machine
+/// What it keeps does not grow with the list: the observed rows, not the list (which would
+/// keep the flow's state shared, so that a reducer written in place would copy the changed
+/// row's path). An observer that joins later reads the flow's list then. A new list costs one
+/// look at the rows observed (one comparison when a single row changed in place), and nothing
+/// for the others. Where each row needs a machine
 /// of its own — work of its own, cancelled when the row leaves — use
 /// ``Layer/forEach(_:machine:event:)``.
 ///
@@ -39,7 +41,8 @@ public final class RowsMachine<
   // specialized, not through the row's metadata.
   @usableFromInline let observers = RowObservers<ID, Row>()
   @usableFromInline let wiring = Lock(Wiring())
-  /// The list the machine got last; empty until the first.
+  /// The list the machine got last, kept only where its layer cannot read the flow's list
+  /// now (inside a composition); empty until the first.
   @usableFromInline var current = IdentifiedList<ID, Row>()
 
   @inlinable public init() {}
@@ -56,11 +59,19 @@ public final class RowsMachine<
         defer { wiring.waiting = [] }
         return wiring.waiting
       }
-      for token in waiting { observers.join(token, current) }
+      let list = list(callback)
+      for token in waiting { observers.join(token, list) }
       return
     }
-    current = input
+    if callback.readInput == nil { current = input }
     observers.follow(input)
+  }
+
+  /// The list now: the flow's, read through the layer, or the last one kept.
+  @inlinable
+  func list(_ callback: Handler<Output>) -> IdentifiedList<ID, Row> {
+    guard let read = callback.readInput else { return current }
+    return read() as? IdentifiedList<ID, Row> ?? IdentifiedList()
   }
 
   /// Calls `observer` with row `id` (`nil`: not in the list), then whenever that row changes.
@@ -85,7 +96,7 @@ public final class RowsMachine<
       return wiring.callback
     }
     if let callback {
-      callback.host.host?.enqueue(from: nil) { [self] in observers.join(token, current) }
+      callback.host.host?.enqueue(from: nil) { [self] in observers.join(token, list(callback)) }
     }
     return { observers.remove(token) }
   }

@@ -45,16 +45,12 @@ struct FlowState<C: Core> {
     phase.isStopped || (!draining && !queue.hasNext && runs.finiteCount == 0)
   }
 
-  /// Reduces `event`; returns the new state if the reducer set one.
-  ///
-  /// A mutating method, so the state is borrowed for the reducer, not copied.
+  /// Reduces `event` on the state in place; returns the new state if the reducer set one.
   @inlinable
   mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {
-    switch core.reduce(state: state, event: event) {
+    switch core.reduce(state: &state, event: event) {
     case .skip: return nil
-    case .set(let next):
-      state = next
-      return next
+    case .set: return state
     }
   }
 
