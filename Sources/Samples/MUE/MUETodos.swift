@@ -251,7 +251,7 @@ public enum MUETodos {
       guard let before = state.rows[id: id],
         let result: InPlaceResult<Effect> = MUETodoRow.Update().handle(
           event: intent, changing: &state, forEach: \.rows, id: id),
-        result.changedState
+        result.stateChanged
       else { return nil }
       guard let after = state.rows[id: id] else { return nil }
       if after.asksRemoval {

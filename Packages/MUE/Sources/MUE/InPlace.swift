@@ -51,7 +51,7 @@ extension Update {
 /// ```
 public struct InPlaceResult<Effect: MUE.Effect> {
   /// Whether the update changed the state: the loop tells its observers when it did.
-  public var changedState: Bool
+  public var stateChanged: Bool
   /// Effects to start, in order; an effect with an ``Effect/id`` replaces the running one with
   /// that id.
   public var effects: [Effect]
@@ -60,42 +60,42 @@ public struct InPlaceResult<Effect: MUE.Effect> {
 
   /// A result with every part spelled out.
   @inlinable
-  public init(changedState: Bool, effects: [Effect] = [], cancellations: [Effect.ID] = []) {
-    self.changedState = changedState
+  public init(stateChanged: Bool, effects: [Effect] = [], cancellations: [Effect.ID] = []) {
+    self.stateChanged = stateChanged
     self.effects = effects
     self.cancellations = cancellations
   }
 
   /// Nothing changed and nothing starts.
   @inlinable
-  public static var noChange: Self { Self(changedState: false) }
+  public static var noChange: Self { Self(stateChanged: false) }
 
   /// The state changed; nothing starts.
   @inlinable
-  public static var changedState: Self { Self(changedState: true) }
+  public static var changedState: Self { Self(stateChanged: true) }
 
   /// The state changed, and `effect` starts.
   @inlinable
   public static func changedState(effect: Effect) -> Self {
-    Self(changedState: true, effects: [effect])
+    Self(stateChanged: true, effects: [effect])
   }
 
   /// The state changed, and `effects` start in order.
   @inlinable
   public static func changedState(effects: [Effect]) -> Self {
-    Self(changedState: true, effects: effects)
+    Self(stateChanged: true, effects: effects)
   }
 
   /// The state stayed, and `effects` start in order.
   @inlinable
   public static func dispatchEffects(_ effects: Effect...) -> Self {
-    Self(changedState: false, effects: effects)
+    Self(stateChanged: false, effects: effects)
   }
 
   /// The state stayed, and the running effects with these ids are cancelled.
   @inlinable
   public static func cancel(_ ids: Effect.ID...) -> Self {
-    Self(changedState: false, cancellations: ids)
+    Self(stateChanged: false, cancellations: ids)
   }
 
   /// This result, also cancelling the running effects with these ids.
@@ -111,10 +111,10 @@ public struct InPlaceResult<Effect: MUE.Effect> {
   @inlinable
   public init<State: Equatable>(applying result: UpdateResult<State, Effect>, to state: inout State)
   {
-    changedState = false
+    stateChanged = false
     if let next = result.state, next != state {
       state = next
-      changedState = true
+      stateChanged = true
     }
     effects = result.effects
     cancellations = result.cancellations
@@ -124,7 +124,7 @@ public struct InPlaceResult<Effect: MUE.Effect> {
   @inlinable
   public func result<State>(with state: State) -> UpdateResult<State, Effect> {
     UpdateResult(
-      state: changedState ? state : nil, effects: effects, cancellations: cancellations)
+      state: stateChanged ? state : nil, effects: effects, cancellations: cancellations)
   }
 }
 

@@ -273,7 +273,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     // The loop's own state, changed in place: the update is its only holder while it runs.
     let result = update.handle(event: event, changing: &locked.pointee.state)
     if result.effects.isEmpty, result.cancellations.isEmpty {
-      guard result.changedState, !locked.pointee.subscribers.isEmpty else {
+      guard result.stateChanged, !locked.pointee.subscribers.isEmpty else {
         return core.unlock()
       }
       // Only observers to tell: claim the drain, notify outside the lock, then hand over to
@@ -373,7 +373,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       switch message {
       case .start:
         input = .first
-        result = InPlaceResult(changedState: false, effects: firstEffects)
+        result = InPlaceResult(stateChanged: false, effects: firstEffects)
       case .event(let event):
         input = .event(event)
         result = update.handle(event: event, changing: &locked.pointee.state)

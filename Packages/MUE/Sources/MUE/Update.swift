@@ -56,8 +56,8 @@ public protocol Update<State, Event, Effect>: Sendable {
   /// }
   /// ```
   ///
-  /// The loop tells its observers after every result that says
-  /// ``InPlaceResult/changedState``; it keeps no copy to compare with (that copy is what
+  /// The loop tells its observers after every result whose
+  /// ``InPlaceResult/stateChanged`` is true; it keeps no copy to compare with (that copy is what
   /// writing in place avoids). Return ``InPlaceResult/noChange`` only when `state` was left as
   /// it was.
   func handle(event: Event, changing state: inout State) -> InPlaceResult<Effect>

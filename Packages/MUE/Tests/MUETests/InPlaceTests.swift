@@ -92,7 +92,7 @@ struct InPlaceList: Update {
           event: event, changing: &state, forEach: \.rows, id: id, effect: Effect.row,
           id: Effect.ID.row)
       else { return .noChange }
-      if case .rename = event, result.changedState { state.renames += 1 }
+      if case .rename = event, result.stateChanged { state.renames += 1 }
       return result
     }
   }
@@ -166,9 +166,9 @@ struct InPlaceList: Update {
     let update = Row.Update()
     var state = Row.State(title: "milk")
     let renamed = update.handle(event: .rename("rye"), changing: &state)
-    #expect(renamed.changedState && state.title == "rye")
+    #expect(renamed.stateChanged && state.title == "rye")
     // The same title again: the new state equals the old one, so nothing changed.
-    #expect(!update.handle(event: .rename("rye"), changing: &state).changedState)
+    #expect(!update.handle(event: .rename("rye"), changing: &state).stateChanged)
     #expect(update.handle(event: .save, changing: &state).effects == [.save("rye")])
   }
 

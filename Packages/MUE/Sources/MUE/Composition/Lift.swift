@@ -232,7 +232,7 @@ extension InPlaceResult {
     effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
   ) -> InPlaceResult<ParentEffect> {
     InPlaceResult<ParentEffect>(
-      changedState: changedState, effects: effects.map(embed),
+      stateChanged: stateChanged, effects: effects.map(embed),
       cancellations: cancellations.map(embedID))
   }
 }
@@ -243,7 +243,7 @@ extension InPlaceResult where Effect.ID == Never {
   public func lifted<ParentEffect: MUE.Effect>(
     effect embed: (Effect) -> ParentEffect
   ) -> InPlaceResult<ParentEffect> {
-    InPlaceResult<ParentEffect>(changedState: changedState, effects: effects.map(embed))
+    InPlaceResult<ParentEffect>(stateChanged: stateChanged, effects: effects.map(embed))
   }
 }
 
@@ -327,8 +327,8 @@ extension Update where Effect == NoEffect {
     forEach path: WritableKeyPath<Parent, IdentifiedList<ID, State>>,
     id: ID
   ) -> InPlaceResult<ParentEffect>? {
-    parent[keyPath: path].update(id: id) { handle(event: event, changing: &$0).changedState }.map {
-      InPlaceResult<ParentEffect>(changedState: $0)
+    parent[keyPath: path].update(id: id) { handle(event: event, changing: &$0).stateChanged }.map {
+      InPlaceResult<ParentEffect>(stateChanged: $0)
     }
   }
 }

@@ -107,8 +107,8 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @inlinable
   mutating func apply(_ result: InPlaceResult<Effect>) -> Step<State, Effect> {
     var step = Step<State, Effect>(
-      state: state, observers: result.changedState ? subscribers : [])
-    step.notifies = result.changedState
+      state: state, observers: result.stateChanged ? subscribers : [])
+    step.notifies = result.stateChanged
     for id in result.cancellations {
       if let task = remove(.id(id)) { step.cancelled.append(task) }
     }
