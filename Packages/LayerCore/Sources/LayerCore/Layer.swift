@@ -29,9 +29,12 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
       let reader = wiring.readState.map { InputReader(map: stateMapper, readState: $0) }
       let node = machine.build(wiring.machine(route.sink, reader: reader))
       let process = node.process
-      // Through the reader when there is one: the delivery is what holds it.
-      let stateMapper: @Sendable (GlobalState) -> State =
-        if let reader { { reader.map($0) } } else { stateMapper }
+      if let reader, wiring.tap == nil {
+        // The delivery holds the reader (the machine's callback does not): one object
+        // capturing the mapping and the machine.
+        reader.process = process
+        return LayerNode(deliver: { reader.deliver($0) }, start: node.start, route: route)
+      }
       if let tap = wiring.tap {
         return LayerNode(
           deliver: { state in
@@ -397,21 +400,30 @@ struct LayerWiring<GlobalEvent> {
 
   /// The wiring for the layer's machine, which can read its input now through `reader`.
   @inlinable
-  func machine<GlobalState, Input, Output>(
-    _ sink: Sink<Output>, reader: InputReader<GlobalState, Input>?
-  ) -> Wiring<Output> {
-    guard let reader else { return machine(sink) }
-    return Wiring(sink: sink, host: host, ids: ids, readInput: { [weak reader] in reader?.now() })
+  func machine<Output>(_ sink: Sink<Output>, reader: InputReading?) -> Wiring<Output> {
+    Wiring(sink: sink, host: host, ids: ids, reader: reader)
   }
 }
 
-/// A layer's state mapping, with which its machine reads its input now: held strongly only by
-/// the flow (through the layer's delivery), weakly by the machine's callback, so a machine
-/// that keeps its callback does not keep its layer.
+/// How a machine reads its input now (``InputReader``), whatever its layer's types.
 @usableFromInline
-final class InputReader<GlobalState, Input>: Sendable {
+class InputReading: @unchecked Sendable {
+  @usableFromInline init() {}
+
+  /// The machine's input now; `nil` before the flow's first state.
+  @usableFromInline func now() -> Any? { nil }
+}
+
+/// A layer's state mapping and delivery, with which its machine also reads its input now: held
+/// strongly only by the flow (through the layer's delivery), not by the machine's callback, so
+/// a machine that keeps its callback does not keep its layer. The callback reads it only while
+/// the flow runs (from the flow's drain).
+@usableFromInline
+final class InputReader<GlobalState, Input>: InputReading, @unchecked Sendable {
+  // @unchecked: `process` is set once, while the flow is wired, before anything is delivered.
   @usableFromInline let map: @Sendable (GlobalState) -> Input
   @usableFromInline let readState: @Sendable () -> Any?
+  @usableFromInline var process: (@Sendable (Input) -> Void)?
 
   @inlinable
   init(map: @escaping @Sendable (GlobalState) -> Input, readState: @escaping @Sendable () -> Any?) {
@@ -419,9 +431,12 @@ final class InputReader<GlobalState, Input>: Sendable {
     self.readState = readState
   }
 
-  /// The machine's input now; `nil` before the flow's first state.
+  /// Hands the machine `state` mapped.
   @inlinable
-  func now() -> Any? {
+  func deliver(_ state: GlobalState) { process?(map(state)) }
+
+  @inlinable
+  override func now() -> Any? {
     guard let state = readState() as? GlobalState else { return nil }
     return map(state)
   }

@@ -122,7 +122,7 @@ public struct Machine<Input: Sendable, Output: Sendable>: Sendable {
     build = { wiring in
       let callback = Handler(
         wiring.sink, host: wiring.host, machine: wiring.makeMachineID(),
-        readInput: wiring.readInput)
+        reader: wiring.reader)
       let node = Node<Input>(
         process: { child.process(input: $0, callback: callback) },
         start: { child.process(input: nil, callback: callback) })
@@ -156,19 +156,20 @@ public struct Handler<Output: Sendable>: Sendable {
   @usableFromInline let host: WeakHost
   @usableFromInline let machine: Int
   @usableFromInline let run: Run<OwnedWorkID>?
-  /// The machine's input now, when its layer can tell (see ``Wiring/readInput``).
-  @usableFromInline let readInput: (@Sendable () -> Any?)?
+  /// The machine's input now, when its layer can tell (see ``Wiring/reader``). Unowned: the
+  /// flow holds it, and it is read only from the flow's drain.
+  @usableFromInline unowned(safe) let reader: InputReading?
 
   @usableFromInline
   init(
     _ sink: Sink<Output>, host: WeakHost, machine: Int, run: Run<OwnedWorkID>? = nil,
-    readInput: (@Sendable () -> Any?)? = nil
+    reader: InputReading? = nil
   ) {
     self.sink = sink
     self.host = host
     self.machine = machine
     self.run = run
-    self.readInput = readInput
+    self.reader = reader
   }
 
   /// Sends `output` up, to the machine's parent or layer.

@@ -63,15 +63,15 @@ public final class RowsMachine<
       for token in waiting { observers.join(token, list) }
       return
     }
-    if callback.readInput == nil { current = input }
+    if callback.reader == nil { current = input }
     observers.follow(input)
   }
 
   /// The list now: the flow's, read through the layer, or the last one kept.
   @inlinable
   func list(_ callback: Handler<Output>) -> IdentifiedList<ID, Row> {
-    guard let read = callback.readInput else { return current }
-    return read() as? IdentifiedList<ID, Row> ?? IdentifiedList()
+    guard let reader = callback.reader else { return current }
+    return reader.now() as? IdentifiedList<ID, Row> ?? IdentifiedList()
   }
 
   /// Calls `observer` with row `id` (`nil`: not in the list), then whenever that row changes.

@@ -40,20 +40,17 @@ struct Wiring<Output> {
   @usableFromInline let sink: Sink<Output>
   @usableFromInline let host: WeakHost
   let ids: MachineIDs
-  /// The input the machine would get now (the flow's state, mapped by the machine's layer),
-  /// for a machine that looks at it only now and then instead of keeping the last one; `nil`
-  /// where the machine is not a layer's own (inside a composition).
-  @usableFromInline let readInput: (@Sendable () -> Any?)?
+  /// Reads the input the machine would get now (the flow's state, mapped by the machine's
+  /// layer), for a machine that looks at it only now and then instead of keeping the last one;
+  /// `nil` where the machine is not a layer's own (inside a composition).
+  @usableFromInline let reader: InputReading?
 
   @usableFromInline
-  init(
-    sink: Sink<Output>, host: WeakHost, ids: MachineIDs,
-    readInput: (@Sendable () -> Any?)? = nil
-  ) {
+  init(sink: Sink<Output>, host: WeakHost, ids: MachineIDs, reader: InputReading? = nil) {
     self.sink = sink
     self.host = host
     self.ids = ids
-    self.readInput = readInput
+    self.reader = reader
   }
 
   /// The same wiring with outputs going to `sink`.
