@@ -156,9 +156,10 @@ public struct Handler<Output: Sendable>: Sendable {
   @usableFromInline let host: WeakHost
   @usableFromInline let machine: Int
   @usableFromInline let run: Run<OwnedWorkID>?
-  /// The machine's input now, when its layer can tell (see ``Wiring/reader``). Unowned: the
-  /// flow holds it, and it is read only from the flow's drain.
-  @usableFromInline unowned(safe) let reader: InputReading?
+  /// The machine's input now, when its layer can tell (see ``Wiring/reader``). The flow holds
+  /// it (its layer's delivery), and it is read only from the flow's drain, while the flow is
+  /// there: not counted, as a handler is copied for every input a machine gets.
+  @usableFromInline unowned(unsafe) let reader: InputReading?
 
   @usableFromInline
   init(

@@ -84,8 +84,8 @@ final class MachineIDs: Sendable {
 final class WeakHost: @unchecked Sendable {
   // @unchecked: `flow` and `calls` are set once, by the flow's initializer, before the flow is
   // shared.
-  @usableFromInline weak var flow: AnyObject?
-  @usableFromInline var calls: HostCalls?
+  @exclusivity(unchecked) @usableFromInline weak var flow: AnyObject?
+  @exclusivity(unchecked) @usableFromInline var calls: HostCalls?
   @inlinable init() {}
 
   /// The flow, while it exists.
