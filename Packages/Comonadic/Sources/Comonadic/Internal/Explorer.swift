@@ -161,7 +161,9 @@ where W.Action: Sendable, W.Focus: Sendable {
         guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
           return
         }
-        steps = next(focus)[...] + steps
+        let following = next(focus)
+        // Most reads add nothing (no log line, no save): no new slice then.
+        if !following.isEmpty { steps = following[...] + steps }
       }
     }
   }
