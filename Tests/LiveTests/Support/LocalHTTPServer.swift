@@ -207,3 +207,42 @@ final class LocalHTTPServer: Sendable {
     return true
   }
 }
+
+/// A port on 127.0.0.1 that refuses connections for as long as this is kept: a socket bound to it
+/// that never listens. A port a stopped server freed could be bound again meanwhile by another
+/// test's server; this one cannot.
+final class ClosedPort: Sendable {
+  private let socketDescriptor: Int32
+  let port: UInt16
+
+  init() throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard bound else {
+      close(descriptor)
+      throw POSIXError(.init(rawValue: errno) ?? .EIO)
+    }
+    socketDescriptor = descriptor
+    port = UInt16(bigEndian: address.sin_port)
+  }
+
+  deinit { close(socketDescriptor) }
+
+  /// `http://127.0.0.1:PORT`.
+  var url: URL {
+    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+      preconditionFailure("a port makes a valid URL")
+    }
+    return url
+  }
+}
