@@ -87,7 +87,7 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   @inlinable
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
-    ViewFans.join(observer, fans: fans, explorer: explorer, onlyOnChange: nil)
+    ViewFans.join(observer, fans: fans, explorer: explorer)
   }
 
   /// Calls `hook` with the new state after every action applied, in order: what Bow Arch's
@@ -154,7 +154,7 @@ extension StoreComponent where View: Equatable & Sendable {
   @inlinable
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
-    ViewFans.join(distinct: observer, isSame: { $0 == $1 }, fans: fans, explorer: explorer)
+    ViewFans.join(observer, fans: fans, explorer: explorer, isSame: { $0 == $1 })
   }
 }
 
@@ -164,7 +164,7 @@ extension StoreComponent where S: Equatable, View: Equatable & Sendable {
   @inlinable
   @discardableResult
   public func subscribe(_ observer: @escaping @Sendable (View) -> Void) -> Subscription {
-    ViewFans.join(distinct: observer, isSame: { $0 == $1 }, fans: fans, explorer: explorer)
+    ViewFans.join(observer, fans: fans, explorer: explorer, isSame: { $0 == $1 })
   }
 }
 
@@ -200,80 +200,74 @@ struct ViewFans<View> {
     @usableFromInline init() {}
   }
 
+  /// Which fan an observer joins: the view after every action, after actions that changed
+  /// the state, or after actions that changed the view.
+  @usableFromInline
+  enum Kind: Sendable {
+    case everyAction, stateChange, viewChange
+  }
+
   @usableFromInline var nextID = 0
-  /// Observers called after every action.
   @usableFromInline var everyAction = Fan()
-  /// Observers called after actions that changed the state.
-  @usableFromInline var onChange = Fan()
+  @usableFromInline var onStateChange = Fan()
+  @usableFromInline var onViewChange = Fan()
+  /// The view the view-change fan handed out last.
+  @usableFromInline var lastView: View?
   /// The observers of single rows of the state's identified lists, one ``RowObservers`` per
   /// list (`child(forEach:id:input:render:)` with `Equatable` elements).
   @usableFromInline var rowObservers: RowObserverTable = [:]
-  /// Observers called after actions that changed the view, and the view they saw last.
-  @usableFromInline var onViewChange = Fan()
-  @usableFromInline var lastView: View?
 
   @usableFromInline init() {}
 
-  /// Adds `observer` to its fan; returns whether the fan must be attached to the component.
   @inlinable
-  mutating func join(_ observer: Observer, changesOnly: Bool) -> Bool {
-    if changesOnly {
-      defer { onChange.isAttached = true }
-      onChange.observers.append(observer)
-      return !onChange.isAttached
+  subscript(kind: Kind) -> Fan {
+    get {
+      switch kind {
+      case .everyAction: everyAction
+      case .stateChange: onStateChange
+      case .viewChange: onViewChange
+      }
     }
-    defer { everyAction.isAttached = true }
-    everyAction.observers.append(observer)
-    return !everyAction.isAttached
+    set {
+      switch kind {
+      case .everyAction: everyAction = newValue
+      case .stateChange: onStateChange = newValue
+      case .viewChange: onViewChange = newValue
+      }
+    }
+  }
+
+  /// Adds `observer` to the fan of `kind`; returns whether the fan must be attached to the
+  /// component (the view-change fan then starts from `view`, the one its first observer gets).
+  @inlinable
+  mutating func join(_ observer: Observer, to kind: Kind, view: View) -> Bool {
+    self[kind].observers.append(observer)
+    guard !self[kind].isAttached else { return false }
+    self[kind].isAttached = true
+    if kind == .viewChange { lastView = view }
+    return true
+  }
+
+  /// The view-change fan's observers to call with `view`: none when it is the last one's
+  /// equal. Under the lock, so the last view follows the order of the actions.
+  @inlinable
+  mutating func observers(ofChanged view: View, isSame: (View, View) -> Bool) -> [Observer] {
+    if let last = lastView, isSame(last, view) { return [] }
+    lastView = view
+    return onViewChange.observers
   }
 
   /// Adds `observer` to a fan in turn with the component's queue: it is called with the view
-  /// then, and after every later round.
+  /// then, and after every later action (`isEqual`: that changed the state; `isSame`: that
+  /// changed the view, which keeps no state to compare with).
   @inlinable
   static func join<S: Sendable, Environment, Input>(
     _ observer: @escaping @Sendable (View) -> Void, fans: Lock<ViewFans>,
     explorer: Explorer<Environment, Store<S, View>, Input>,
-    onlyOnChange isEqual: (@Sendable (S, S) -> Bool)?
+    onlyOnChange isEqual: (@Sendable (S, S) -> Bool)? = nil,
+    isSame: (@Sendable (View, View) -> Bool)? = nil
   ) -> Subscription {
-    let changesOnly = isEqual != nil
-    let id = fans.withLock { fans in
-      fans.nextID += 1
-      return fans.nextID
-    }
-    // Run by the explorer itself, which is alive while it runs it.
-    explorer.inTurn { [unowned(unsafe) explorer] space in
-      let mustAttach = fans.withLock { fans in
-        fans.join(Subscriber(id: id, notify: observer), changesOnly: changesOnly)
-      }
-      if mustAttach {
-        explorer.attach(onlyOnChange: isEqual) { space in
-          let observers = fans.withLock {
-            changesOnly ? $0.onChange.observers : $0.everyAction.observers
-          }
-          guard !observers.isEmpty else { return }
-          let view = space.extract()
-          observers.notifyEach(of: view) { explorer.gate.isStopped }
-        }
-      }
-      observer(space.extract())
-    }
-    return Subscription {
-      fans.withLock { fans in
-        fans.everyAction.observers.removeAll { $0.id == id }
-        fans.onChange.observers.removeAll { $0.id == id }
-        fans.onViewChange.observers.removeAll { $0.id == id }
-      }
-    }
-  }
-
-  /// Adds `observer` to the fan of view changes, in turn with the component's queue: it is
-  /// called with the view then, and after every later action that changed the view.
-  @inlinable
-  static func join<S: Sendable, Environment, Input>(
-    distinct observer: @escaping @Sendable (View) -> Void,
-    isSame: @escaping @Sendable (View, View) -> Bool, fans: Lock<ViewFans>,
-    explorer: Explorer<Environment, Store<S, View>, Input>
-  ) -> Subscription {
+    let kind: Kind = isSame != nil ? .viewChange : isEqual != nil ? .stateChange : .everyAction
     let id = fans.withLock { fans in
       fans.nextID += 1
       return fans.nextID
@@ -282,28 +276,26 @@ struct ViewFans<View> {
     explorer.inTurn { [unowned(unsafe) explorer] space in
       let view = space.extract()
       let mustAttach = fans.withLock { fans in
-        fans.onViewChange.observers.append(Subscriber(id: id, notify: observer))
-        defer { fans.onViewChange.isAttached = true }
-        if !fans.onViewChange.isAttached { fans.lastView = view }
-        return !fans.onViewChange.isAttached
+        fans.join(Subscriber(id: id, notify: observer), to: kind, view: view)
       }
-      if mustAttach {
+      guard mustAttach else { return observer(view) }
+      if let isSame {
         explorer.attach(onlyOnChange: nil) { space in
           let view = space.extract()
-          // Compared under the lock, so the last view follows the order of the actions.
-          let observers = fans.withLock { fans -> [Observer] in
-            if let last = fans.lastView, isSame(last, view) { return [] }
-            fans.lastView = view
-            return fans.onViewChange.observers
-          }
-          guard !observers.isEmpty else { return }
+          let observers = fans.withLock { $0.observers(ofChanged: view, isSame: isSame) }
           observers.notifyEach(of: view) { explorer.gate.isStopped }
+        }
+      } else {
+        explorer.attach(onlyOnChange: isEqual) { space in
+          let observers = fans.withLock { $0[kind].observers }
+          guard !observers.isEmpty else { return }
+          observers.notifyEach(of: space.extract()) { explorer.gate.isStopped }
         }
       }
       observer(view)
     }
     return Subscription {
-      fans.withLock { fans in fans.onViewChange.observers.removeAll { $0.id == id } }
+      fans.withLock { fans in fans[kind].observers.removeAll { $0.id == id } }
     }
   }
 }

@@ -26,24 +26,19 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
   ) -> Layer {
     Layer { wiring in
       let route = EventRoute(map: eventMapper, receive: wiring.receive)
-      let reader = wiring.readState.map { InputReader(map: stateMapper, readState: $0) }
+      let reader = InputReader(map: stateMapper, readState: wiring.readState)
       let node = machine.build(wiring.machine(route.sink, reader: reader))
       let process = node.process
-      if let reader, wiring.tap == nil {
-        // The delivery holds the reader (the machine's callback does not): one object
-        // capturing the mapping and the machine.
-        reader.process = process
-        return LayerNode(deliver: { reader.deliver($0) }, start: node.start, route: route)
-      }
       if let tap = wiring.tap {
-        return LayerNode(
-          deliver: { state in
-            let input = stateMapper(state)
-            tap(input)
-            process(input)
-          }, start: node.start, route: route)
+        reader.process = { input in
+          tap(input)
+          process(input)
+        }
+      } else {
+        reader.process = process
       }
-      return LayerNode(deliver: { process(stateMapper($0)) }, start: node.start, route: route)
+      // The delivery holds the reader (the machine's callback does not).
+      return LayerNode(deliver: { reader.deliver($0) }, start: node.start, route: route)
     }
   }
 
@@ -376,14 +371,15 @@ struct LayerWiring<GlobalEvent> {
   @usableFromInline let ids: MachineIDs
   /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
   @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
-  /// The flow's state now (`nil` before the first), type-erased; `nil` inside a mounted core.
-  @usableFromInline let readState: (@Sendable () -> Any?)?
+  /// The flow's state now (`nil` before the first), type-erased: inside a mounted core, the
+  /// child's state in the parent's.
+  @usableFromInline let readState: @Sendable () -> Any?
 
   @inlinable
   init(
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
     ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
-    readState: (@Sendable () -> Any?)? = nil
+    readState: @escaping @Sendable () -> Any?
   ) {
     self.receive = receive
     self.host = host
@@ -400,7 +396,7 @@ struct LayerWiring<GlobalEvent> {
 
   /// The wiring for the layer's machine, which can read its input now through `reader`.
   @inlinable
-  func machine<Output>(_ sink: Sink<Output>, reader: InputReading?) -> Wiring<Output> {
+  func machine<Output>(_ sink: Sink<Output>, reader: InputReading) -> Wiring<Output> {
     Wiring(sink: sink, host: host, ids: ids, reader: reader)
   }
 }
@@ -408,6 +404,8 @@ struct LayerWiring<GlobalEvent> {
 /// How a machine reads its input now (``InputReader``), whatever its layer's types.
 @usableFromInline
 class InputReading: @unchecked Sendable {
+  // @unchecked: it holds nothing; its one subclass, ``InputReader``, says why it is safe (a
+  // class that is not final cannot conform to `Sendable` checked).
   @usableFromInline init() {}
 
   /// The machine's input now; `nil` before the flow's first state.

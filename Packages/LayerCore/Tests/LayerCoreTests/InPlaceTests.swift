@@ -1,3 +1,4 @@
+import LayerCoreTesting
 import Testing
 
 @testable import LayerCore
@@ -142,5 +143,21 @@ struct ListParent: Core {
     #expect(flow.state?.list?.listWasUnique == [true, true])
     #expect(
       seen.all == [TitledRow(title: "milk", done: true), TitledRow(title: "rye", done: true)])
+  }
+}
+
+@Suite struct ReadingTheListUnderTheTestingTool {
+  // The testing tool's monitor sees every input: a late observer still reads the flow's list
+  // through its layer.
+  @Test func anObserverJoiningLaterReadsTheListUnderTheHarness() async {
+    let rows = RowsMachine<Int, TitledRow, ListEvent>()
+    let harness = CoreHarness(InPlaceList(rows: rows))
+    await harness.start()
+    await harness.send(.add(1, "milk"), .add(2, "rye"))
+    let seen = Recorder<TitledRow?>()
+    rows.observe(2) { seen.append($0) }
+    await harness.send(.toggle(2))
+    #expect(seen.all == [TitledRow(title: "rye"), TitledRow(title: "rye", done: true)])
+    harness.stop()
   }
 }

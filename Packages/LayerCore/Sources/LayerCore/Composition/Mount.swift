@@ -13,7 +13,7 @@ extension Layer {
     let build = self.build
     return Layer<ParentState, ParentEvent> { wiring in
       let receive = wiring.receive
-      let readState = wiring.readState.map { Self.childState(state, readingParent: $0) }
+      let readState = Self.childState(state, readingParent: wiring.readState)
       let child = build(
         LayerWiring<GlobalEvent>(
           receive: { childEvent, run in receive(event(childEvent), run) },
@@ -105,13 +105,8 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// The child reducer's result for `event`, in the parent's state.
   @inlinable
   public func reduce(_ event: Child.Event, in state: ParentState) -> ReducerResult<ParentState> {
-    switch child.reduce(state: field(state), event: event) {
-    case .skip: return .skip
-    case .set(let childState):
-      var next = state
-      field.modify(&next) { $0 = childState }
-      return .set(next)
-    }
+    var next = state
+    return reduce(event, in: &next) == .set ? .set(next) : .skip
   }
 
   /// The child reducer's result for `event`, changing the child's state in `state` in place: for
@@ -125,7 +120,8 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// skips): for a parent that changes a sibling in the same event (a lap that also counts).
   @inlinable
   public func apply(_ event: Child.Event, to state: ParentState) -> ParentState {
-    guard case .set(let next) = reduce(event, in: state) else { return state }
+    var next = state
+    _ = reduce(event, in: &next)
     return next
   }
 }
