@@ -171,13 +171,7 @@ public struct IOContext<IO: IOType>: Sendable {
   /// Cancels all work started in this context's scope and in the scopes within it (a removed
   /// child's work), and drops their later inputs. Outside any scope, it cancels every run of
   /// this IO type.
-  public func cancelAll() {
-    let scope = route.scope
-    route.host?.cancelRuns(slot: route.slot) { id in
-      guard let scoped = id.value(as: ScopedWorkID.self) else { return scope.isEmpty }
-      return scoped.scope.starts(with: scope)
-    }
-  }
+  public func cancelAll() { route.cancelAll(within: route.scope) }
 
   /// This context for a handler of another IO type whose inputs become this one's through
   /// `transform`: how a parent lends its context to a child's handler. Work ids are shared with
@@ -260,7 +254,18 @@ struct IORoute<IO: IOType>: Sendable {
     return host.receive(input, slot: slot, from: run)
   }
 
+  /// Cancels all work of this IO type filed in `scope` and in the scopes within it (outside
+  /// any scope: every run of this IO type), and drops its later inputs.
+  @usableFromInline
+  func cancelAll(within scope: [AnyWorkID]) {
+    host?.cancelRuns(slot: slot) { id in
+      guard let scoped = id.value(as: ScopedWorkID.self) else { return scope.isEmpty }
+      return scoped.scope.starts(with: scope)
+    }
+  }
+
   /// The route of a handler whose inputs become this IO type's through `transform`.
+  @inlinable
   func map<Child: IOType>(
     _ transform: @escaping @Sendable (Child.Input) -> IO.Input, scope: [AnyWorkID]
   ) -> IORoute<Child> {

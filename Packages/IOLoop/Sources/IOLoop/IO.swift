@@ -75,7 +75,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
 
 /// Notes `value`, the element at `index` of an input being made, if it is the first one set.
 /// Advances `index`.
-@inlinable
+@inlinable @inline(__always)
 func noteInput<Input: Sendable>(
   _ value: consuming Input?, slot: inout Int, payload: inout any Sendable, index: inout Int
 ) {
@@ -92,7 +92,7 @@ func noteInput<Input: Sendable>(
 
 /// The element of an input for `IO` at `index`: `payload` if `index` is `slot`, the index of
 /// the input's IO type. Advances `index`.
-@inlinable
+@inlinable @inline(__always)
 func inputElement<IO: IOType>(
   _: IO.Type, slot: Int, payload: any Sendable, index: inout Int
 ) -> IO.Input? {

@@ -249,6 +249,14 @@ where
       startRun: { host, slot, id, lifetime, operation in
         unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).launch(
           slot: slot, id: id, lifetime: lifetime, operation: operation)
+      },
+      cancelRun: { host, slot, id in
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
+          slot: slot, id: id)
+      },
+      cancelRuns: { host, slot, matches in
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
+          slot: slot, where: matches)
       })
     core = Lock(Core(state: state))
     initialOutputs = outputs
@@ -563,7 +571,16 @@ where
   }
 
   @usableFromInline
-  func cancelRun(slot: Int, id: AnyWorkID) {
+  func cancelRun(slot: Int, id: AnyWorkID) { entries.cancelRun(self, slot, id) }
+
+  @usableFromInline
+  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool) {
+    entries.cancelRuns(self, slot, matches)
+  }
+
+  /// Cancels the work filed under `id` in `slot`, if any.
+  @inlinable
+  func cancel(slot: Int, id: AnyWorkID) {
     let (task, waiters) = core.withLock { core in
       (
         core.remove(.id(OwnedWorkID(owner: slot, id: id))),
@@ -574,8 +591,9 @@ where
     waiters.resumeAll()
   }
 
-  @usableFromInline
-  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool) {
+  /// Cancels the work in `slot` whose ids `matches` accepts.
+  @inlinable
+  func cancel(slot: Int, where matches: (AnyWorkID) -> Bool) {
     let (tasks, waiters) = core.withLock { core in
       (core.removeAll(slot: slot, where: matches), core.takeWaiters())
     }
@@ -628,6 +646,8 @@ struct HostEntries: Sendable {
     @Sendable (
       AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
     ) -> Void
+  @usableFromInline let cancelRun: @Sendable (AnyObject, Int, AnyWorkID) -> Void
+  @usableFromInline let cancelRuns: @Sendable (AnyObject, Int, (AnyWorkID) -> Bool) -> Void
 
   @inlinable
   init(
@@ -635,9 +655,13 @@ struct HostEntries: Sendable {
     startRun:
       @escaping @Sendable (
         AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
-      ) -> Void
+      ) -> Void,
+    cancelRun: @escaping @Sendable (AnyObject, Int, AnyWorkID) -> Void,
+    cancelRuns: @escaping @Sendable (AnyObject, Int, (AnyWorkID) -> Bool) -> Void
   ) {
     self.receive = receive
     self.startRun = startRun
+    self.cancelRun = cancelRun
+    self.cancelRuns = cancelRuns
   }
 }

@@ -129,29 +129,48 @@ where
 {
   public typealias IO = ProgramsIO<ID, Child>
 
-  let child: ProgramHandler<Child, repeat each Handler>
+  /// The handlers every child of the list uses, by IO type (see ``Main``'s).
+  @usableFromInline let handlers: [any IOHandler]
+  /// What ``_handle(list:route:)`` does, made by the initializer where the program's types are
+  /// known (as ``ProgramHandler``'s): compiled generically, a removed row's cancellation looked
+  /// up the metadata of every type it touched (two thirds of deleting a row of 100).
+  @usableFromInline let deliver: @Sendable (_IOOutputList, IORouteSeed) -> Void
 
   /// The handlers every child of the list uses, one per IO type, in the child's order.
+  @inlinable
   public init(_ child: Child.Type, id: ID.Type = ID.self, handlers: repeat each Handler) {
-    self.child = ProgramHandler<Child, repeat each Handler>(
-      Child.self, handlers: repeat each handlers)
-  }
-
-  public func handle(_ output: IO.Output, context: IOContext<IO>) {
-    switch output {
-    case .outputs(let id, let outputs):
-      ProgramHandler<Child, repeat each Handler>.dispatch(
-        outputs, route: Self.context(of: id, in: context).route, to: child.handlers)
-    case .removed(let id):
-      Self.context(of: id, in: context).cancelAll()
+    var list: [any IOHandler] = []
+    for handler in repeat each handlers { list.append(handler) }
+    self.handlers = list
+    let handlers = list
+    deliver = { outputs, seed in
+      let route = IORoute<IO>(seed: seed)
+      for output in outputs._outputs(of: IO.Output.self) {
+        Self.handle(output, route: route, to: handlers)
+      }
     }
   }
 
-  /// The context of the child with `id`: its own scope, its inputs tagged with its id.
-  private static func context(of id: ID, in context: IOContext<IO>) -> IOContext<
-    ProgramIO<Child>
-  > {
-    context.scoped(id) { input in IO.Input(id: id, input: input) }
+  public func handle(_ output: IO.Output, context: IOContext<IO>) {
+    Self.handle(output, route: context.route, to: handlers)
+  }
+
+  @inlinable
+  public func _handle(list: _IOOutputList, route: IORouteSeed) { deliver(list, route) }
+
+  /// Hands a child's outputs to the child's handlers in the child's own scope (its id), its
+  /// inputs tagged with its id; or cancels all the work of a removed child's scope.
+  @inlinable
+  static func handle(_ output: IO.Output, route: IORoute<IO>, to handlers: [any IOHandler]) {
+    switch output {
+    case .outputs(let id, let outputs):
+      let child: IORoute<ProgramIO<Child>> = route.map(
+        { (input: Child.Input) in IO.Input(id: id, input: input) },
+        scope: route.scope + [AnyWorkID(id)])
+      ProgramHandler<Child, repeat each Handler>.dispatch(outputs, route: child, to: handlers)
+    case .removed(let id):
+      route.cancelAll(within: route.scope + [AnyWorkID(id)])
+    }
   }
 }
 

@@ -108,12 +108,14 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   }
 
   /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
+  @inlinable
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
     runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Removes the work of `slot` whose id matches, and the inputs it queued; returns the tasks
   /// to cancel.
+  @inlinable
   mutating func removeAll(slot: Int, where matches: (AnyWorkID) -> Bool) -> [Task<Void, Never>] {
     let keys = runs.keys { key in
       guard case .id(let owned) = key else { return false }
