@@ -175,7 +175,9 @@ def main():
         "workloads (`Sources/Workloads`), each with a check of its result; an architecture that",
         "fails an app's conformance suite is not timed for that app. Instructions and heap",
         "allocations per operation are counted by callgrind (a run of N operations minus a run of",
-        "0) and repeat within 0.1%; nanoseconds are wall-clock medians with a 95% interval and",
+        "0, both after one warm-up operation, so what a process pays once on first use is not",
+        "spread over the counted operations) and repeat within 0.1%; nanoseconds are wall-clock",
+        "medians with a 95% interval and",
         "vary from run to run on shared machines, so only counts are gated in CI.",
         "",
         f"Measured on {setup['machine']}, {setup['date']}, Swift 6.3.1, "

@@ -3,7 +3,9 @@
 
 For each workload and contestant, runs `arch measure` under `valgrind --tool=callgrind` twice,
 with N operations and with 0, and reports (count_N - count_0) / N: what the operations cost,
-without start-up, set-up or checking. Counts do not depend on machine load.
+without start-up, set-up or checking. `arch measure` runs one warm-up operation before either,
+so what a process pays once, on first use, cancels out too. Counts do not depend on machine
+load.
 
 Synchronous workloads are counted only inside `measuredRegion` (callgrind's --toggle-collect);
 asynchronous ones, whose work runs on other threads, are counted over the whole process.
