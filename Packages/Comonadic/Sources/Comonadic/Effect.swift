@@ -177,7 +177,7 @@ public struct Send<Action: Sendable>: Sendable {
     self.host = nil
     deliver = nil
     ownHost = host
-    run = Run(key: .anonymous(0), token: 0)
+    run = Run(token: 0)
   }
 
   /// Queues `action`, unless this run is over.

@@ -127,10 +127,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   mutating func complete(_ run: Run<AnyWorkID>) -> (
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {
-    guard isLive(run), runs.finish(run) else { return (false, nil) }
+    guard !phase.isStopped, let key = runs.end(run) else { return (false, nil) }
     // Looked up before it is changed: changing a dictionary's entry in place costs an
     // allocation even when there is no entry.
-    guard case .id(let id) = run.key, waiting[id] != nil,
+    guard case .id(let id) = key, waiting[id] != nil,
       let next = waiting[id]?.removeFirst()
     else { return (true, nil) }
     if waiting[id]?.isEmpty == true { waiting[id] = nil }

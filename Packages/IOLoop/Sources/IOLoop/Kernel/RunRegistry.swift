@@ -35,19 +35,19 @@ package enum RunKey<ID: Hashable & Sendable>: Hashable, Sendable {
   }
 }
 
-/// One run of a piece of work: its key and the token that tells it from earlier runs under the
-/// same key. What a run sends carries its `Run`, so a superseded or cancelled run's messages
-/// can be told apart and dropped.
+/// One run of a piece of work: the token that tells it from every other run of its registry,
+/// earlier runs under the same key included. What a run sends carries its `Run`, so a
+/// superseded or cancelled run's messages can be told apart and dropped.
+///
+/// Only the token: a run is copied into every message it sends (and, in some runtimes, every
+/// callback it holds), and a copy of its key would copy the user's id, an existential, through
+/// its type's value witnesses each time. The registry keeps the key (``RunRegistry/end(_:)``).
 @usableFromInline
 package struct Run<ID: Hashable & Sendable>: Hashable, Sendable {
-  @usableFromInline package let key: RunKey<ID>
   @usableFromInline package let token: Int
 
   @inlinable
-  package init(key: RunKey<ID>, token: Int) {
-    self.key = key
-    self.token = token
-  }
+  package init(token: Int) { self.token = token }
 }
 
 /// A user's work id with its type erased, for runtimes whose ids have many types.
@@ -196,7 +196,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     entries[token] = Entry(key: key, task: nil, isFinite: isFinite)
     tokens[key] = token
     if isFinite { finiteCount += 1 }
-    return (Run(key: key, token: token), superseded)
+    return (Run(token: token), superseded)
   }
 
   /// Files a new run under `id`, or under its own token when `id` is `nil`; see
@@ -240,10 +240,16 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Takes run `token` out of both tables.
   @inlinable
   mutating func take(_ token: Int) -> Removed? {
+    removeEntry(token).map { (Run(token: token), $0.task) }
+  }
+
+  /// Takes run `token`'s entry out of both tables.
+  @inlinable
+  mutating func removeEntry(_ token: Int) -> Entry? {
     guard let entry = entries.removeValue(forKey: token) else { return nil }
     tokens[entry.key] = nil
     if entry.isFinite { finiteCount -= 1 }
-    return (Run(key: entry.key, token: token), entry.task)
+    return entry
   }
 
   /// Marks `run` long-lived (it became a stream): `idle()` no longer waits for it. Returns
@@ -259,6 +265,11 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Ends `run` when its work returns; returns `false` when it was already over.
   @inlinable
   package mutating func finish(_ run: Run<ID>) -> Bool { take(run.token) != nil }
+
+  /// Ends `run` when its work returns; returns the key it was filed under, or `nil` when it was
+  /// already over.
+  @inlinable
+  package mutating func end(_ run: Run<ID>) -> RunKey<ID>? { removeEntry(run.token)?.key }
 
   /// Removes every run; returns their tasks to cancel after unlocking.
   @inlinable
