@@ -140,6 +140,9 @@ extension UpdateResult {
 extension EffectResult {
   /// The same result with each value transformed: a child's effect handler's answer as the
   /// parent's.
+  // Inlinable, with the iterator it pulls from: compiled for any `Result`, each value of a
+  // stream (a tick) looked up the metadata of the types it went through.
+  @inlinable
   public func map<Other: Sendable>(
     _ transform: @escaping @Sendable (Result) -> Other
   ) -> EffectResult<Other> {
@@ -156,13 +159,14 @@ extension EffectResult {
 }
 
 /// A stream's iterator that one consumer pulls from.
+@usableFromInline
 final class Pull<Element: Sendable>: @unchecked Sendable {
   // @unchecked: only the task consuming the mapped stream calls `next()`, one call at a time.
-  private var iterator: AsyncStream<Element>.Iterator
+  @usableFromInline var iterator: AsyncStream<Element>.Iterator
 
-  init(_ stream: AsyncStream<Element>) { iterator = stream.makeAsyncIterator() }
+  @inlinable init(_ stream: AsyncStream<Element>) { iterator = stream.makeAsyncIterator() }
 
-  func next() async -> Element? { await iterator.next() }
+  @inlinable func next() async -> Element? { await iterator.next() }
 }
 
 extension Update where Effect == NoEffect {
