@@ -121,6 +121,11 @@ public enum ComonadicTodos {
         },
         .read(logAndSave),
       ]
+    case .intent(.draftChanged(let text)):
+      // Typing and filtering never change the list: nothing to log or save after them.
+      [.action(.mutate { $0.apply(.draftChanged(text)) })]
+    case .intent(.filter(let filter)):
+      [.action(.mutate { $0.apply(.filter(filter)) })]
     case .intent(let intent):
       [.action(.mutate { $0.apply(intent) }), .read(logAndSave)]
     }
