@@ -257,10 +257,18 @@ struct IORoute<IO: IOType>: Sendable {
   /// Cancels all work of this IO type filed in `scope` and in the scopes within it (outside
   /// any scope: every run of this IO type), and drops its later inputs.
   @usableFromInline
-  func cancelAll(within scope: [AnyWorkID]) {
+  func cancelAll(within scope: [AnyWorkID]) { cancelAll(within: { scope }) }
+
+  /// Like ``cancelAll(within:)``, with the scope made only when some work of this IO type is
+  /// running: removing a row whose program started nothing builds no scope.
+  @usableFromInline
+  func cancelAll(within makeScope: () -> [AnyWorkID]) {
+    var scope: [AnyWorkID]?
     host?.cancelRuns(slot: slot) { id in
-      guard let scoped = id.value(as: ScopedWorkID.self) else { return scope.isEmpty }
-      return scoped.scope.starts(with: scope)
+      let within = scope ?? makeScope()
+      scope = within
+      guard let scoped = id.value(as: ScopedWorkID.self) else { return within.isEmpty }
+      return scoped.scope.starts(with: within)
     }
   }
 

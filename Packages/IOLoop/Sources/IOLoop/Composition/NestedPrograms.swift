@@ -169,7 +169,7 @@ where
         scope: route.scope + [AnyWorkID(id)])
       ProgramHandler<Child, repeat each Handler>.dispatch(outputs, route: child, to: handlers)
     case .removed(let id):
-      route.cancelAll(within: route.scope + [AnyWorkID(id)])
+      route.cancelAll(within: { route.scope + [AnyWorkID(id)] })
     }
   }
 }
