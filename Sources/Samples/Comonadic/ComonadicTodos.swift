@@ -121,13 +121,13 @@ public enum ComonadicTodos {
         },
         .read(logAndSave),
       ]
-    case .intent(.draftChanged(let text)):
-      // Typing and filtering never change the list: nothing to log or save after them.
-      [.action(.mutate { $0.apply(.draftChanged(text)) })]
-    case .intent(.filter(let filter)):
-      [.action(.mutate { $0.apply(.filter(filter)) })]
     case .intent(let intent):
-      [.action(.mutate { $0.apply(intent) }), .read(logAndSave)]
+      switch intent {
+      // Typing (the draft, a row's edit) and filtering never change the list: nothing to log
+      // or save after them.
+      case .draftChanged, .filter, .row(_, .editChanged): [.action(.mutate { $0.apply(intent) })]
+      default: [.action(.mutate { $0.apply(intent) }), .read(logAndSave)]
+      }
     }
   }
 
