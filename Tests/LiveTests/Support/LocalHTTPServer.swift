@@ -54,35 +54,12 @@ final class LocalHTTPServer: Sendable {
   var bodyBytesSent: Int { state.withLock { $0.bodyBytesSent } }
 
   /// The server's base URL: `http://127.0.0.1:PORT`.
-  var url: URL {
-    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-      preconditionFailure("a port makes a valid URL")
-    }
-    return url
-  }
+  var url: URL { loopbackURL(port: port) }
 
   /// Starts a server that answers every request with `handler(target)`.
   init(_ handler: @escaping @Sendable (String) -> Reply) throws {
     self.handler = handler
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.listener = listener
-    guard listener >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, length) == 0 && listen(listener, 16) == 0
-          && getsockname(listener, $0, &length) == 0
-      }
-    }
-    guard bound else {
-      close(listener)
-      throw POSIXError(.init(rawValue: errno) ?? .EIO)
-    }
-    port = UInt16(bigEndian: address.sin_port)
+    (listener, port) = try loopbackSocket(listening: true)
     let thread = Thread { [self] in acceptLoop() }
     thread.name = "LocalHTTPServer.accept"
     thread.start()
@@ -215,34 +192,41 @@ final class ClosedPort: Sendable {
   private let socketDescriptor: Int32
   let port: UInt16
 
-  init() throws {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-      }
-    }
-    guard bound else {
-      close(descriptor)
-      throw POSIXError(.init(rawValue: errno) ?? .EIO)
-    }
-    socketDescriptor = descriptor
-    port = UInt16(bigEndian: address.sin_port)
-  }
-
-  deinit { close(socketDescriptor) }
+  init() throws { (socketDescriptor, port) = try loopbackSocket(listening: false) }
 
   /// `http://127.0.0.1:PORT`.
-  var url: URL {
-    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-      preconditionFailure("a port makes a valid URL")
+  var url: URL { loopbackURL(port: port) }
+
+  deinit { close(socketDescriptor) }
+}
+
+/// A TCP socket bound to a port of its own on 127.0.0.1 (listening, with a backlog of 16, when
+/// `listening`), and that port.
+private func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: UInt16) {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 16) == 0)
+        && getsockname(descriptor, $0, &length) == 0
     }
-    return url
   }
+  guard bound else {
+    close(descriptor)
+    throw POSIXError(.init(rawValue: errno) ?? .EIO)
+  }
+  return (descriptor, UInt16(bigEndian: address.sin_port))
+}
+
+/// `http://127.0.0.1:PORT`.
+private func loopbackURL(port: UInt16) -> URL {
+  guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+    preconditionFailure("a port makes a valid URL")
+  }
+  return url
 }

@@ -44,6 +44,15 @@ extension IOHandler {
   }
 }
 
+/// `handlers` as existentials, in order: how a program, a nested program and a list of them keep
+/// their handlers by IO type.
+@inlinable
+func existentials<each Handler: IOHandler>(_ handlers: repeat each Handler) -> [any IOHandler] {
+  var list: [any IOHandler] = []
+  for handler in repeat each handlers { list.append(handler) }
+  return list
+}
+
 /// A handler that only takes outputs and needs no context: a screen that shows views, a log.
 /// It never sends inputs back or starts work; its inputs, if any, come from outside the program
 /// (``Main/send(_:from:)``).

@@ -260,9 +260,7 @@ where
       })
     core = Lock(Core(state: state))
     initialOutputs = outputs
-    var list: [any IOHandler] = []
-    for handler in repeat each handlers { list.append(handler) }
-    self.handlers = list
+    self.handlers = existentials(repeat each handlers)
     self.executor = executor
   }
 

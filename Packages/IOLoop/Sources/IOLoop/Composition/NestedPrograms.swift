@@ -82,10 +82,8 @@ where
   /// The handlers of `child`, one per IO type, in the child's order.
   @inlinable
   public init(_ child: Child.Type, handlers: repeat each Handler) {
-    var list: [any IOHandler] = []
-    for handler in repeat each handlers { list.append(handler) }
-    self.handlers = list
-    let handlers = list
+    let handlers = existentials(repeat each handlers)
+    self.handlers = handlers
     deliver = { outputs, seed in
       let route = IORoute<IO>(seed: seed)
       for outputs in outputs._outputs(of: Child.Outputs.self) {
@@ -139,10 +137,8 @@ where
   /// The handlers every child of the list uses, one per IO type, in the child's order.
   @inlinable
   public init(_ child: Child.Type, id: ID.Type = ID.self, handlers: repeat each Handler) {
-    var list: [any IOHandler] = []
-    for handler in repeat each handlers { list.append(handler) }
-    self.handlers = list
-    let handlers = list
+    let handlers = existentials(repeat each handlers)
+    self.handlers = handlers
     deliver = { outputs, seed in
       let route = IORoute<IO>(seed: seed)
       for output in outputs._outputs(of: IO.Output.self) {
