@@ -174,13 +174,16 @@ public enum LayerTodos {
         state!.saved(request, succeeded: succeeded)
         return .set
       case .click(let intent):
-        guard state != nil, let changed = apply(intent, to: &state!) else { return .skip }
+        // Moved out and back: read through `state!`, the state is copied first.
+        guard var loaded = state.take() else { return .skip }
+        defer { state = loaded }
+        guard let changed = apply(intent, to: &loaded) else { return .skip }
         guard changed else { return .set }
         // The list changed: save it now, or after the save in flight (T7).
-        if state!.save != nil {
-          state!.changedWhileSaving = true
+        if loaded.save != nil {
+          loaded.changedWhileSaving = true
         } else {
-          state!.save = Request(id: state!.nextID(), state!.records)
+          loaded.save = Request(id: loaded.nextID(), loaded.records)
         }
         return .set
       }

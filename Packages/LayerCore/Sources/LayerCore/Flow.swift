@@ -188,13 +188,19 @@ final class FlowRuntime<C: Core>: Sendable {
   ///
   /// - Complexity: O(1) plus the reducer and, if it sets a state, every layer's delivery.
   @inlinable
-  func send(_ event: C.Event) {
+  func send(_ event: C.Event) { handle(event, from: nil) }
+
+  /// Reduces `event` (sent from outside, or by `run`'s work, or by a machine when `run` is
+  /// `nil`) and delivers the state at once when nobody is handling the queue and the flow
+  /// runs; queues it otherwise. Dropped once the flow stopped or the run ended.
+  @inlinable
+  func handle(_ event: C.Event, from run: Run<OwnedWorkID>?) {
     lock.lock()
     let locked = lock.value
-    if locked.pointee.phase.isStopped { return lock.unlock() }
+    if !locked.pointee.isLive(run) { return lock.unlock() }
     // Only the lock's holders set the claim, so a claim found free stays free while it is held.
     if claim.load(ordering: .relaxed) != 0 || !locked.pointee.phase.isRunning {
-      let mustDrain = enqueue(.event(event, from: nil), in: locked)
+      let mustDrain = enqueue(.event(event, from: run), in: locked)
       lock.unlock()
       if mustDrain { drain() }
       return
@@ -360,14 +366,9 @@ final class FlowRuntime<C: Core>: Sendable {
 
   // MARK: What machines call
 
+  /// An event from a machine or its work: handled as one sent from outside is.
   @inlinable
-  func receive(_ event: C.Event, from run: Run<OwnedWorkID>?) {
-    lock.lock()
-    let locked = lock.value
-    let mustDrain = locked.pointee.isLive(run) && enqueue(.event(event, from: run), in: locked)
-    lock.unlock()
-    if mustDrain { drain() }
-  }
+  func receive(_ event: C.Event, from run: Run<OwnedWorkID>?) { handle(event, from: run) }
 
   @inlinable
   func isLive(_ run: Run<OwnedWorkID>?) -> Bool { lock.withLock { $0.isLive(run) } }

@@ -122,6 +122,17 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
     }
   }
 
+  /// The first index from `start` on whose element in `array` matches (`array.count`: none),
+  /// found in the array's buffer: a scan of a few observers costs a few instructions each.
+  @inlinable
+  static func index<T>(in array: [T], from start: Int, where matches: (T) -> Bool) -> Int {
+    array.withUnsafeBufferPointer { elements in
+      var index = start
+      while index < elements.count, !matches(elements[index]) { index += 1 }
+      return index
+    }
+  }
+
   /// Calls each joined observer whose row differs from the one it last saw.
   ///
   /// - Complexity: O(1) when the list did not change; O(observers) otherwise, and one
@@ -142,25 +153,13 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       // or anything (every observer looks).
       let change = list.change(since: registry.stamp)
       registry.stamp = list.stamp
-      if change == .none { return (nil, []) }
-      for index in registry.ids.indices where registry.joined[index] {
-        switch change {
-        case .slot(let slot), .removed(let slot):
-          // Its row is in another slot, or was not in the list, and no row was added.
-          if registry.hints[index].slot != slot || registry.hints[index].layout != list.layout {
-            continue
-          }
-        case .added:
-          // Its row is in the list, where it was.
-          if registry.inList[index] { continue }
-        case .none, .unknown:
-          break
-        }
+      // Looks at observer `index`: calls it (later) if its row differs from its last.
+      func look(at index: Int) {
         // The last row compared where it is kept, not copied out.
         let changed = withUnsafePointer(to: &registry.lasts[index]) { last in
           list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
         }
-        guard let row = changed else { continue }
+        guard let row = changed else { return }
         registry.inList[index] = row != nil
         registry.lasts[index] = row
         let call = Call(notify: registry.notifies[index], row: row)
@@ -171,6 +170,30 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
           if rest.isEmpty { rest.reserveCapacity(registry.ids.endIndex - index) }
           rest.append(call)
         }
+      }
+      switch change {
+      case .none:
+        return (nil, [])
+      case .slot(let slot), .removed(let slot):
+        // Only observers whose row was in that slot of this layout look (the others' rows are
+        // in other slots, or were not in the list, and no row was added).
+        let layout = list.layout
+        var index = Self.index(in: registry.hints, from: 0) { $0.slot == slot && $0.layout == layout }
+        while index < registry.hints.count {
+          if registry.joined[index] { look(at: index) }
+          index = Self.index(in: registry.hints, from: index + 1) {
+            $0.slot == slot && $0.layout == layout
+          }
+        }
+      case .added:
+        // Only observers whose row was not in the list look.
+        var index = Self.index(in: registry.inList, from: 0) { !$0 }
+        while index < registry.inList.count {
+          if registry.joined[index] { look(at: index) }
+          index = Self.index(in: registry.inList, from: index + 1) { !$0 }
+        }
+      case .unknown:
+        for index in registry.ids.indices where registry.joined[index] { look(at: index) }
       }
       return (first, rest)
     }

@@ -124,8 +124,11 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     return keys.compactMap { remove($0) }
   }
 
+  /// Whether what `run` sends still arrives. Mutating though it changes nothing: the program
+  /// calls it through its lock's pointer, where a non-mutating call copies the whole core (the
+  /// program's state with it) first.
   @inlinable
-  func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
+  mutating func isLive(_ run: Run<OwnedWorkID>) -> Bool { !phase.isStopped && runs.isLive(run) }
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
   @inlinable

@@ -39,9 +39,10 @@ struct FlowState<C: Core> {
   @inlinable init() {}
 
   /// Nothing queued or handled, and no finite work (R7's idle); `draining` tells whether a
-  /// caller is handling the queue (the flow's claim says).
+  /// caller is handling the queue (the flow's claim says). Mutating for the reason
+  /// ``isLive(_:)`` is.
   @inlinable
-  func isIdle(draining: Bool) -> Bool {
+  mutating func isIdle(draining: Bool) -> Bool {
     phase.isStopped || (!draining && !queue.hasNext && runs.finiteCount == 0)
   }
 
@@ -55,8 +56,11 @@ struct FlowState<C: Core> {
   }
 
   /// Whether what `run` sends still arrives (`nil`: not work, live until stopped).
+  ///
+  /// Mutating though it changes nothing: the flow calls it through its lock's pointer, where a
+  /// non-mutating call copies the whole state (the app's with it) first.
   @inlinable
-  func isLive(_ run: Run<OwnedWorkID>?) -> Bool {
+  mutating func isLive(_ run: Run<OwnedWorkID>?) -> Bool {
     guard !phase.isStopped else { return false }
     guard let run else { return true }
     return runs.isLive(run)
