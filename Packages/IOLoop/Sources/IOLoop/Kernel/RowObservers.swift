@@ -178,12 +178,11 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
         // Only observers whose row was in that slot of this layout look (the others' rows are
         // in other slots, or were not in the list, and no row was added).
         let layout = list.layout
-        var index = Self.index(in: registry.hints, from: 0) { $0.slot == slot && $0.layout == layout }
+        let wasThere = { (hint: SlotHint) in hint.slot == slot && hint.layout == layout }
+        var index = Self.index(in: registry.hints, from: 0, where: wasThere)
         while index < registry.hints.count {
           if registry.joined[index] { look(at: index) }
-          index = Self.index(in: registry.hints, from: index + 1) {
-            $0.slot == slot && $0.layout == layout
-          }
+          index = Self.index(in: registry.hints, from: index + 1, where: wasThere)
         }
       case .added:
         // Only observers whose row was not in the list look.
