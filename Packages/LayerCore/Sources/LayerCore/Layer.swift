@@ -357,6 +357,7 @@ package struct LayerMount: Sendable, Hashable {
   /// The layer's index among the child's layers.
   package let index: Int
 
+  @usableFromInline
   package init(path: String, index: Int) {
     self.path = path
     self.index = index

@@ -52,6 +52,15 @@ package final class WritableField<Root, Value>: Sendable {
   }
 
   /// Calls `body` with the value at the key path in `root`, changed in place.
+  /// The value's address in the root at `root`, when it is stored there (`nil` otherwise):
+  /// what code compiled for the root's type reads a field through without copying the root, as
+  /// passing the root itself to read it would.
+  @inlinable
+  package func address(in root: UnsafePointer<Root>) -> UnsafePointer<Value>? {
+    guard let offset else { return nil }
+    return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self)
+  }
+
   @inlinable
   package func modify<Result>(
     _ root: inout Root, _ body: (inout Value) throws -> Result

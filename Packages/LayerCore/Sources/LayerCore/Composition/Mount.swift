@@ -10,6 +10,40 @@ extension Layer {
     state: @escaping @Sendable (ParentState) -> GlobalState?,
     event: @escaping @Sendable (GlobalEvent) -> ParentEvent
   ) -> Layer<ParentState, ParentEvent> {
+    lifted(state: state, event: event) { parent, deliver in
+      guard let childState = state(parent) else { return }
+      deliver(childState)
+    }
+  }
+
+  /// ``pullback(state:event:)`` for a child state stored in the parent's, at the address
+  /// `child` finds in the parent's (`nil` while the child has none).
+  ///
+  /// Not inlinable on purpose: compiled once for any state, the delivery has the parent's state
+  /// by address and hands the child's on from where it is stored. Compiled for the types,
+  /// reading a field of a large parent state copies the whole of it first.
+  @usableFromInline
+  func pullback<ParentState: Sendable, ParentEvent: Sendable>(
+    at child: @escaping @Sendable (UnsafePointer<ParentState>) -> UnsafePointer<GlobalState>?,
+    state: @escaping @Sendable (ParentState) -> GlobalState?,
+    event: @escaping @Sendable (GlobalEvent) -> ParentEvent
+  ) -> Layer<ParentState, ParentEvent> {
+    lifted(state: state, event: event) { parent, deliver in
+      withUnsafePointer(to: parent) { parent in
+        guard let childState = child(parent) else { return }
+        deliver(childState.pointee)
+      }
+    }
+  }
+
+  /// This layer in the parent core, delivering through `deliverChild`, which calls its second
+  /// argument with the child's state in the parent's (or does nothing while there is none).
+  @inlinable
+  func lifted<ParentState: Sendable, ParentEvent: Sendable>(
+    state: @escaping @Sendable (ParentState) -> GlobalState?,
+    event: @escaping @Sendable (GlobalEvent) -> ParentEvent,
+    deliverChild: @escaping @Sendable (ParentState, (GlobalState) -> Void) -> Void
+  ) -> Layer<ParentState, ParentEvent> {
     let build = self.build
     return Layer<ParentState, ParentEvent> { wiring in
       let receive = wiring.receive
@@ -22,10 +56,8 @@ extension Layer {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }
       return LayerNode(
-        deliver: { parent in
-          guard let childState = state(parent) else { return }
-          deliver(childState)
-        }, start: child.start, route: child.route)
+        deliver: { parent in deliverChild(parent, deliver) }, start: child.start,
+        route: child.route)
     }
   }
 
@@ -90,12 +122,32 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
   /// The child's layers as the parent's: each gets the child's state with every state of the
   /// parent once the child has one, and what its machine emits reaches the parent's reducer as
   /// the parent's event.
+  ///
+  /// Inlinable: compiled where the parent's and the child's types are known, a layer's
+  /// delivery does not look up the child state's optional type on every state.
+  @inlinable
   public var layers: [Layer<ParentState, ParentEvent>] {
     let name = "\(path)"
     let field = self.field
     let state: @Sendable (ParentState) -> Child.State? = { field($0) }
+    // Where the field is stored in the parent's state, layers read the child's state there.
+    let address: (@Sendable (UnsafePointer<ParentState>) -> UnsafePointer<Child.State>?)?
+    if field.offset != nil {
+      address = { parent in
+        guard let stored = field.address(in: parent), stored.pointee != nil else { return nil }
+        // An optional keeps its wrapped value at its start.
+        return UnsafeRawPointer(stored).assumingMemoryBound(to: Child.State.self)
+      }
+    } else {
+      address = nil
+    }
     return child.layers.enumerated().map { index, layer in
-      var lifted = layer.pullback(state: state, event: embed)
+      var lifted =
+        if let address {
+          layer.pullback(at: address, state: state, event: embed)
+        } else {
+          layer.pullback(state: state, event: embed)
+        }
       // Named as the parent names the child: a grandchild's layers take the child's name here.
       lifted.mount = LayerMount(path: name, index: index)
       return lifted
