@@ -259,7 +259,16 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     let removed = elements.modify(slot) { $0.take() }
     idsBySlot.modify(slot) { $0 = nil }
     freeSlots += 1
-    if let index = order.firstIndex(of: id) { order.remove(at: index) }
+    // `order` is in slot order and each empty slot before this one moved the id one place
+    // back: looked for from its slot backwards, it is found after as many steps as there are
+    // empty slots before it (none in a list that only grew).
+    if let index = order.withUnsafeBufferPointer({ order in
+      var index = Swift.min(slot, order.count - 1)
+      while index >= 0, order[index] != id { index -= 1 }
+      return index >= 0 ? index : nil
+    }) ?? order.firstIndex(of: id) {
+      order.remove(at: index)
+    }
     restamp(.removed(slot))
     if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
