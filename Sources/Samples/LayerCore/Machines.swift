@@ -52,16 +52,18 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   public func process(input: View?, callback: Handler<Intent>) {
-    let changed = shown.withLock { shown -> (View, [@Sendable (View) -> Void])? in
-      guard let input else {
-        shown.callback = callback
-        return nil  // observers saw the placeholder when they began observing
-      }
+    guard let input else {
+      // Observers saw the placeholder when they began observing.
+      return shown.withLock { $0.callback = callback }
+    }
+    // Only the observers leave the lock: the view they get is the input.
+    let observers = shown.withLock { shown -> [@Sendable (View) -> Void]? in
       guard input != shown.view else { return nil }
       shown.view = input
-      return (input, shown.observers)
+      return shown.observers
     }
-    if let (view, observers) = changed { for observer in observers { observer(view) } }
+    guard let observers else { return }
+    for observer in observers { observer(input) }
   }
 }
 

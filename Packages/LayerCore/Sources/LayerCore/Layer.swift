@@ -422,7 +422,7 @@ final class InputReader<GlobalState, Input>: InputReading, @unchecked Sendable {
   // @unchecked: `process` is set once, while the flow is wired, before anything is delivered.
   @usableFromInline let map: @Sendable (GlobalState) -> Input
   @usableFromInline let readState: @Sendable () -> Any?
-  @exclusivity(unchecked) @usableFromInline var process: (@Sendable (Input) -> Void)?
+  @exclusivity(unchecked) @usableFromInline var process: (@Sendable (consuming Input) -> Void)?
 
   @inlinable
   init(map: @escaping @Sendable (GlobalState) -> Input, readState: @escaping @Sendable () -> Any?) {

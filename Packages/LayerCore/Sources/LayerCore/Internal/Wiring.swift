@@ -16,12 +16,14 @@ struct Sink<Output>: Sendable {
 @usableFromInline
 struct Node<Input>: Sendable {
   /// Processes one input.
-  @usableFromInline let process: @Sendable (Input) -> Void
+  @usableFromInline let process: @Sendable (consuming Input) -> Void
   /// Delivers the first `process(nil)` to every child machine below.
   @usableFromInline let start: @Sendable () -> Void
 
   @inlinable
-  init(process: @escaping @Sendable (Input) -> Void, start: @escaping @Sendable () -> Void) {
+  init(
+    process: @escaping @Sendable (consuming Input) -> Void, start: @escaping @Sendable () -> Void
+  ) {
     self.process = process
     self.start = start
   }
