@@ -113,6 +113,32 @@ struct ParentCore: Core {
   }
 }
 
+/// A parent state holding its child's state twice over: stored (behind another field, so its
+/// layers read it where it is stored) and through a computed property (read by the key path).
+struct HolderState: Sendable, Equatable {
+  var padding = "before the child"
+  var stored: Counter?
+  var computed: Counter? {
+    get { stored }
+    set { stored = newValue }
+  }
+}
+
+/// A parent core that is only its mounted child, at `path`.
+struct ChildHolder: Core {
+  let child: Mounted<TallyCore, HolderState, Event>
+
+  init(view: ViewMachine, path: WritableKeyPath<HolderState, Counter?> & Sendable) {
+    child = TallyCore(view: view, work: WorkMachine()).mounted(at: path, event: { $0 })
+  }
+
+  var layers: [Layer<HolderState, Event>] { child.layers }
+
+  func reduce(state: HolderState?, event: Event) -> ReducerResult<HolderState> {
+    child.reduce(event, in: state ?? HolderState())
+  }
+}
+
 /// A machine whose layer's mapper did the work.
 struct Watch: ChildMachine {
   func process(input: Void?, callback: Handler<Never>) {}
@@ -133,6 +159,20 @@ struct Watch: ChildMachine {
     flow.send(.add(1))
     await flow.idle()
     #expect(view.renders.all.last == 2)
+  }
+
+  @Test(arguments: [\HolderState.stored, \HolderState.computed])
+  func aMountedCoreGetsItsStateWhereverTheParentKeepsIt(
+    path: WritableKeyPath<HolderState, Counter?> & Sendable
+  ) async {
+    let view = ViewMachine()
+    let flow = ChildHolder(view: view, path: path).start()
+    await flow.idle()
+    flow.send(.increment)
+    flow.send(.increment)
+    await flow.idle()
+    #expect(flow.state?.stored?.count == 2)
+    #expect(view.renders.all == [nil, 0, 1, 2])
   }
 
   // R2: children's events are reduced one at a time with the parent's, in arrival order, and
