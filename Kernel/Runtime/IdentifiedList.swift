@@ -722,15 +722,18 @@ struct SlotTree<Element: Sendable>: Sendable {
   @inlinable init() {}
 
   /// The element in `slot`, which must exist.
+  ///
+  /// The path is walked unretained: the tree holds every node on it while this runs.
   @inlinable
   subscript(slot: Int) -> Element? {
-    var node = root.unsafelyUnwrapped
+    var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
     var level = height
     while level > 0 {
-      node = node.children[(slot >> (Self.bits * level)) & (Self.width - 1)]
+      let index = (slot >> (Self.bits * level)) & (Self.width - 1)
+      node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
       level -= 1
     }
-    return node.elements[slot & (Self.width - 1)]
+    return node._withUnsafeGuaranteedRef { $0.elements[slot & (Self.width - 1)] }
   }
 
   /// Whether two stored elements are equal, compared where they are: bit for bit first (a
