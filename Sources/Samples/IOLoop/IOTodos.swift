@@ -272,7 +272,7 @@ public struct IOTodos: PureApp, Equatable {
   private mutating func runRow(
     _ intent: TodoRowIntent, id: Int, rowOutputs: inout [Rows.Output]
   ) -> Bool {
-    guard let before = rows[id: id], let outputs = rows.run(IOInput(intent), id: id),
+    guard let before = rows[id: id], let outputs = rows.run(intent, id: id),
       let after = rows[id: id]
     else { return false }
     rowOutputs += outputs

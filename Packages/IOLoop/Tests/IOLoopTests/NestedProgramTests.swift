@@ -338,3 +338,39 @@ struct Pasted: PureApp, Equatable {
 enum TextIO: IOType {
   typealias Input = String
 }
+
+/// A row program with one IO type: adds what it is told and says the new total.
+struct Adder: PureApp, Equatable {
+  enum IO: IOType {
+    typealias Input = Int
+    typealias Output = Int
+  }
+  typealias Input = IOInput<IO>
+  typealias Outputs = IOOutputs<IO>
+
+  var total = 0
+
+  static func start() -> (Adder, Outputs) { (Adder(), .none) }
+
+  func run(input: Input) -> (Adder, Outputs) {
+    guard let amount: Int = input.values else { return (self, .none) }
+    let next = Adder(total: total + amount)
+    return (next, Outputs([next.total]))
+  }
+}
+
+@Suite struct RowsOfOneIOType {
+  @Test func aRowOfOneIOTypeRunsOnItsInputAsItIs() {
+    var rows = IdentifiedList<Int, Adder>()
+    rows.append(Adder(), id: 1)
+    var wrapped = rows
+    let outputs = rows.run(5, id: 1)
+    let wrappedOutputs = wrapped.run(IOInput(5), id: 1)
+    #expect(rows[id: 1]?.total == 5)
+    #expect(rows == wrapped)
+    #expect(outputs?.count == 1)
+    #expect(String(describing: outputs) == String(describing: wrappedOutputs))
+    #expect(rows.run(3, id: 2) == nil)  // no row 2: dropped
+    #expect(rows[id: 1]?.total == 5)
+  }
+}

@@ -247,4 +247,21 @@ extension IdentifiedList where Element: PureApp {
       return outputs.isEmpty ? [] : [.outputs(id, outputs)]
     }
   }
+
+  /// ``run(_:id:)`` for children whose programs have one IO type: `input` is that type's.
+  ///
+  /// ```swift
+  /// guard let outputs = rows.run(intent, id: id) else { return }  // IOInput(intent)
+  /// ```
+  ///
+  /// - Complexity: O(1) plus the child's step.
+  @inlinable
+  public mutating func run<InputIO: IOType, each OutputIO: IOType>(
+    _ input: consuming InputIO.Input, id: ID
+  ) -> [ProgramsIO<ID, Element>.Output]?
+  where Element.Input == IOInput<InputIO>, Element.Outputs == IOOutputs<repeat each OutputIO> {
+    // Made as the one IO type's input directly: `IOInput(input)` goes through the pack's
+    // optionals, whose metadata Swift 6.3 looks up on every call.
+    run(IOInput(slot: 0, payload: input), id: id)
+  }
 }
