@@ -83,19 +83,30 @@ extension IOOutputHandler {
   }
 }
 
+/// A program, held weakly: one per program, shared by every route to it, so that a route made
+/// for each list of outputs retains this object rather than forming a weak reference of its own
+/// (and destroying it after).
+@usableFromInline
+final class HostReference: @unchecked Sendable {
+  // @unchecked: `host` is set once, by the program's init, before the reference is shared.
+  @usableFromInline weak var host: (any IOHost)?
+
+  @usableFromInline init() {}
+}
+
 /// Where a handler's context sends, before it is typed by the handler's IO type.
 public struct IORouteSeed: Sendable {
-  @usableFromInline weak var host: (any IOHost)?
+  @usableFromInline let reference: HostReference
   @usableFromInline let slot: Int
   @usableFromInline let embed: (@Sendable (any Sendable) -> any Sendable)?
   @usableFromInline let scope: [AnyWorkID]
 
   @inlinable
   init(
-    host: (any IOHost)?, slot: Int, embed: (@Sendable (any Sendable) -> any Sendable)? = nil,
+    host: HostReference, slot: Int, embed: (@Sendable (any Sendable) -> any Sendable)? = nil,
     scope: [AnyWorkID] = []
   ) {
-    self.host = host
+    reference = host
     self.slot = slot
     self.embed = embed
     self.scope = scope
@@ -213,18 +224,21 @@ public enum IODelivery: Sendable, Hashable {
 /// input becomes that slot's input, and the scope its work is filed under.
 @usableFromInline
 struct IORoute<IO: IOType>: Sendable {
-  @usableFromInline weak var host: (any IOHost)?
+  @usableFromInline let reference: HostReference
   @usableFromInline let slot: Int
   /// `IO.Input` as the input of the IO type at `slot`; `nil` when it is that input already.
   @usableFromInline let embed: (@Sendable (IO.Input) -> any Sendable)?
   @usableFromInline let scope: [AnyWorkID]
 
+  /// The program, while it is there.
+  @inlinable var host: (any IOHost)? { reference.host }
+
   @inlinable
   init(
-    host: (any IOHost)?, slot: Int, embed: (@Sendable (IO.Input) -> any Sendable)?,
+    host: HostReference, slot: Int, embed: (@Sendable (IO.Input) -> any Sendable)?,
     scope: [AnyWorkID]
   ) {
-    self.host = host
+    reference = host
     self.slot = slot
     self.embed = embed
     self.scope = scope
@@ -233,7 +247,7 @@ struct IORoute<IO: IOType>: Sendable {
   /// A route from a seed: the same program, slot and scope, typed.
   @inlinable
   init(seed: IORouteSeed) {
-    host = seed.host
+    reference = seed.reference
     slot = seed.slot
     scope = seed.scope
     if let erased = seed.embed {
@@ -252,7 +266,7 @@ struct IORoute<IO: IOType>: Sendable {
     let embed = self.embed
     let lifted: @Sendable (any Sendable) -> any Sendable =
       if let embed { { embed(transform($0)) } } else { { transform($0) } }
-    return IORouteSeed(host: host, slot: slot, embed: lifted, scope: scope)
+    return IORouteSeed(host: reference, slot: slot, embed: lifted, scope: scope)
   }
 
   /// Queues `input` if the program is there and `run` (if any) is live.
@@ -289,7 +303,7 @@ struct IORoute<IO: IOType>: Sendable {
     let embed = self.embed
     let lifted: @Sendable (Child.Input) -> any Sendable =
       if let embed { { embed(transform($0)) } } else { { transform($0) } }
-    return IORoute<Child>(host: host, slot: slot, embed: lifted, scope: scope)
+    return IORoute<Child>(host: reference, slot: slot, embed: lifted, scope: scope)
   }
 
   /// The id work is filed under: `id` as is outside any scope; inside one, `id` (or a fresh

@@ -118,7 +118,8 @@ where
   ///
   /// - Precondition: `io` is one of the program's IO types (if it is listed twice, the first).
   public func sender<IO: IOType>(for io: IO.Type) -> IOInputSender<IO> {
-    IOInputSender(route: IORoute(host: runtime, slot: slot(of: io), embed: nil, scope: []))
+    IOInputSender(
+      route: IORoute(host: runtime.reference, slot: slot(of: io), embed: nil, scope: []))
   }
 
   /// Stops the program: running work is cancelled and what it sends later dropped, queued
@@ -227,6 +228,8 @@ where
   /// known: through the `IOHost` existential they would run as generic code, looking up type
   /// metadata on every input.
   @usableFromInline let entries: HostEntries
+  /// This program, held weakly, for every route to it.
+  @usableFromInline let reference = HostReference()
 
   /// Creates a program that starts from a given state instead of the app's `start()`: a
   /// restored session, or a test's fixture.
@@ -262,6 +265,7 @@ where
     initialOutputs = outputs
     self.handlers = existentials(repeat each handlers)
     self.executor = executor
+    reference.host = self
   }
 
   deinit {
@@ -503,7 +507,7 @@ where
   func handle(_ outputs: App.Outputs) {
     outputs.forEachList { entry in
       handlers[entry.slot]._handle(
-        list: entry, route: IORouteSeed(host: self, slot: entry.slot))
+        list: entry, route: IORouteSeed(host: reference, slot: entry.slot))
     }
   }
 
