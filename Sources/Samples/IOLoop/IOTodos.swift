@@ -242,39 +242,38 @@ public struct IOTodos: PureApp, Equatable {
       self.filter = filter
       return false
     case .row(let id, let rowIntent):
-      guard rows.contains(id: id) else { return nil }
       switch rowIntent {
       case .beginEdit:
-        guard editingID != id else { return nil }
+        guard editingID != id, rows.contains(id: id) else { return nil }
         // One row at most is edited: the edited one is committed first, in this message (T4).
         var changed = false
         if let editing = editingID {
-          changed = runRow(.commitEdit, id: editing, rowOutputs: &rowOutputs)
+          changed = runRow(.commitEdit, id: editing, rowOutputs: &rowOutputs) ?? false
         }
         _ = runRow(.beginEdit, id: id, rowOutputs: &rowOutputs)
         editingID = id
         return changed
       case .editChanged:
-        guard editingID == id else { return nil }
+        guard editingID == id, rows.contains(id: id) else { return nil }
         return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
       case .commitEdit, .cancelEdit:
-        guard editingID == id else { return nil }
+        guard editingID == id, rows.contains(id: id) else { return nil }
         editingID = nil
         return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
       case .toggle, .delete:
+        // A row that is not there: nothing changes (`runRow` looks it up).
         return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
       }
     }
   }
 
   /// Runs row `id`'s own program on `intent`, then does what the row asked of the list (its
-  /// removal); returns whether the list changed.
+  /// removal); returns whether the list changed, or `nil` when there is no such row.
   private mutating func runRow(
     _ intent: TodoRowIntent, id: Int, rowOutputs: inout [Rows.Output]
-  ) -> Bool {
-    guard let before = rows[id: id], let outputs = rows.run(intent, id: id),
-      let after = rows[id: id]
-    else { return false }
+  ) -> Bool? {
+    guard let before = rows[id: id] else { return nil }
+    guard let outputs = rows.run(intent, id: id), let after = rows[id: id] else { return false }
     rowOutputs += outputs
     if after.asksRemoval {
       rows.remove(id: id)
