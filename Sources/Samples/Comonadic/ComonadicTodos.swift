@@ -262,10 +262,9 @@ extension ComonadicTodos.State {
       self.filter = filter
       return false
     case .row(let id, let input):
-      guard rows.contains(id: id) else { return false }
       switch input {
       case .beginEdit:
-        guard editingID != id else { return false }
+        guard editingID != id, rows.contains(id: id) else { return false }
         // One row at most is edited: the edited one is committed first, in this message (T4).
         var changed = false
         if let editing = editingID { changed = row(editing, .commitEdit) }
@@ -273,13 +272,14 @@ extension ComonadicTodos.State {
         editingID = id
         return changed
       case .editChanged:
-        guard editingID == id else { return false }
+        guard editingID == id, rows.contains(id: id) else { return false }
         return row(id, input)
       case .commitEdit, .cancelEdit:
-        guard editingID == id else { return false }
+        guard editingID == id, rows.contains(id: id) else { return false }
         editingID = nil
         return row(id, input)
       case .toggle, .delete:
+        // A row that is not there: nothing changes (`row` looks it up).
         return row(id, input)
       }
     }

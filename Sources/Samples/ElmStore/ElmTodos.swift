@@ -180,10 +180,9 @@ public enum ElmTodos {
       state.filter = filter
       return false
     case .row(let id, let rowIntent):
-      guard state.rows.contains(id: id) else { return false }
       switch rowIntent {
       case .beginEdit:
-        guard state.editingID != id else { return false }
+        guard state.editingID != id, state.rows.contains(id: id) else { return false }
         // One row at most is edited: the edited one is committed first, in this message (T4).
         var changed = false
         if let editing = state.editingID {
@@ -193,13 +192,14 @@ public enum ElmTodos {
         state.editingID = id
         return changed
       case .editChanged:
-        guard state.editingID == id else { return false }
+        guard state.editingID == id, state.rows.contains(id: id) else { return false }
         return applyRow(rowIntent, id: id, to: &state)
       case .commitEdit, .cancelEdit:
-        guard state.editingID == id else { return false }
+        guard state.editingID == id, state.rows.contains(id: id) else { return false }
         state.editingID = nil
         return applyRow(rowIntent, id: id, to: &state)
       case .toggle, .delete:
+        // A row that is not there: nothing changes (`applyRow` looks it up).
         return applyRow(rowIntent, id: id, to: &state)
       }
     }

@@ -223,37 +223,36 @@ public enum LayerTodos {
         state.filter = filter
         return false
       case .row(let id, let rowIntent):
-        guard state.rows.contains(id: id) else { return nil }
         switch rowIntent {
         case .beginEdit:
-          guard state.editingID != id else { return nil }
+          guard state.editingID != id, state.rows.contains(id: id) else { return nil }
           // One row at most is edited: the edited one is committed first, in this event (T4).
           var changed = false
           if let editing = state.editingID {
-            changed = applyRow(.commitEdit, id: editing, to: &state)
+            changed = applyRow(.commitEdit, id: editing, to: &state) ?? false
           }
           _ = applyRow(.beginEdit, id: id, to: &state)
           state.editingID = id
           return changed
         case .editChanged:
-          guard state.editingID == id else { return nil }
+          guard state.editingID == id, state.rows.contains(id: id) else { return nil }
           return applyRow(rowIntent, id: id, to: &state)
         case .commitEdit, .cancelEdit:
-          guard state.editingID == id else { return nil }
+          guard state.editingID == id, state.rows.contains(id: id) else { return nil }
           state.editingID = nil
           return applyRow(rowIntent, id: id, to: &state)
         case .toggle, .delete:
+          // A row that is not there: nothing changes (`applyRow` looks it up).
           return applyRow(rowIntent, id: id, to: &state)
         }
       }
     }
 
     /// Runs the row's own reducer on row `id`, then does what the row asked of the list (its
-    /// removal); returns whether the list changed.
-    private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout AppState) -> Bool {
-      guard let before = state.rows[id: id], let after = LayerTodoRow.reduce(before, intent) else {
-        return false
-      }
+    /// removal); returns whether the list changed, or `nil` when there is no such row.
+    private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout AppState) -> Bool? {
+      guard let before = state.rows[id: id] else { return nil }
+      guard let after = LayerTodoRow.reduce(before, intent) else { return false }
       if after.asksRemoval {
         state.rows.remove(id: id)
         if after.done { state.doneCount -= 1 }

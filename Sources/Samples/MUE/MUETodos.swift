@@ -220,10 +220,9 @@ public enum MUETodos {
         state.filter = filter
         return false
       case .row(let id, let rowIntent):
-        guard state.rows.contains(id: id) else { return nil }
         switch rowIntent {
         case .beginEdit:
-          guard state.editingID != id else { return nil }
+          guard state.editingID != id, state.rows.contains(id: id) else { return nil }
           // One row at most is edited: the edited one is committed first, in this message (T4).
           var changed = false
           if let editing = state.editingID {
@@ -233,13 +232,14 @@ public enum MUETodos {
           state.editingID = id
           return changed
         case .editChanged:
-          guard state.editingID == id else { return nil }
+          guard state.editingID == id, state.rows.contains(id: id) else { return nil }
           return applyRow(rowIntent, id: id, to: &state)
         case .commitEdit, .cancelEdit:
-          guard state.editingID == id else { return nil }
+          guard state.editingID == id, state.rows.contains(id: id) else { return nil }
           state.editingID = nil
           return applyRow(rowIntent, id: id, to: &state) ?? false
         case .toggle, .delete:
+          // A row that is not there: nothing changes (`applyRow` looks it up).
           return applyRow(rowIntent, id: id, to: &state)
         }
       }
