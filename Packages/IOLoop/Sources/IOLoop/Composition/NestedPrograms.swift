@@ -32,8 +32,9 @@ public enum ProgramIO<Child: PureApp>: IOType {
 /// out tagged with its id, and its inputs come back tagged the same way.
 ///
 /// The parent keeps the children's states (an `IdentifiedList`), runs the child an input is
-/// for (``IdentifiedList/run(_:id:)``), and says when it removed one (``Output/removed(_:)``),
-/// so that the ``ProgramsHandler`` cancels that child's work and drops what it sends later.
+/// for (``IdentifiedList/run(_:id:)-(Element.Input,_)``), and says when it removed one
+/// (``Output/removed(_:)``), so that the ``ProgramsHandler`` cancels that child's work and drops
+/// what it sends later.
 public enum ProgramsIO<ID: Hashable & Sendable, Child: PureApp>: IOType {
   public enum Output: Sendable {
     /// One step's outputs of the child with the id.
