@@ -197,7 +197,12 @@ final class FlowRuntime<C: Core>: Sendable {
   func handle(_ event: C.Event, from run: Run<OwnedWorkID>?) {
     lock.lock()
     let locked = lock.value
-    if !locked.pointee.isLive(run) { return lock.unlock() }
+    // Work's events ask their run; others only whether the flow stopped.
+    if let run {
+      if !locked.pointee.isLive(run) { return lock.unlock() }
+    } else if locked.pointee.phase.isStopped {
+      return lock.unlock()
+    }
     // Only the lock's holders set the claim, so a claim found free stays free while it is held.
     if claim.load(ordering: .relaxed) != 0 || !locked.pointee.phase.isRunning {
       let mustDrain = enqueue(.event(event, from: run), in: locked)
