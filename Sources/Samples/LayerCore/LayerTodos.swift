@@ -174,7 +174,7 @@ public enum LayerTodos {
         state!.saved(request, succeeded: succeeded)
         return .set
       case .click(let intent):
-        // Moved out and back: read through `state!`, the state is copied first.
+        // Moved out and back in: reading through `state!` would copy the whole state first.
         guard var loaded = state.take() else { return .skip }
         defer { state = loaded }
         guard let changed = apply(intent, to: &loaded) else { return .skip }

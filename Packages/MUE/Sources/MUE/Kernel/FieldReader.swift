@@ -51,7 +51,6 @@ package final class WritableField<Root, Value>: Sendable {
     return InlineField.read(root, at: offset)
   }
 
-  /// Calls `body` with the value at the key path in `root`, changed in place.
   /// The value's address in the root at `root`, when it is stored there (`nil` otherwise):
   /// what code compiled for the root's type reads a field through without copying the root, as
   /// passing the root itself to read it would.
@@ -61,6 +60,7 @@ package final class WritableField<Root, Value>: Sendable {
     return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self)
   }
 
+  /// Calls `body` with the value at the key path in `root`, changed in place.
   @inlinable
   package func modify<Result>(
     _ root: inout Root, _ body: (inout Value) throws -> Result
