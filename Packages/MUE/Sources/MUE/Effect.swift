@@ -39,15 +39,71 @@ extension Effect where ID == Never {
 }
 
 /// What an ``EffectHandler`` returns: one result, a stream of them, or none.
-public enum EffectResult<Result: Sendable>: Sendable {
+///
+/// Made as Unison's cases are: `.single(result)`, `.repeating(stream)`, `.empty`. A test reads
+/// one back with ``value``, ``values`` and ``isEmpty``.
+public struct EffectResult<Result: Sendable>: Sendable {
+  @usableFromInline
+  enum Kind: Sendable {
+    case single(Result)
+    case repeating(AsyncStream<Result>)
+    /// A stream's values transformed (``map(_:)``): the next one, `nil` once the stream ended.
+    /// Pulled by the one task that runs the effect, so a function around the stream's iterator
+    /// rather than a stream (and a cancellation handler per value) of its own.
+    case mapped(@Sendable () async -> Result?)
+    case empty
+  }
+
+  @usableFromInline let kind: Kind
+
+  @inlinable init(_ kind: Kind) { self.kind = kind }
+
   /// Results over time, such as ticks; applied in the order they are emitted. The effect runs
   /// until the stream ends or the effect is cancelled, and does not keep the loop busy: a loop
-  /// waiting only on streams is idle.
-  case repeating(AsyncStream<Result>)
+  /// waiting only on streams is idle. The loop is the stream's one consumer.
+  @inlinable
+  public static func repeating(_ stream: AsyncStream<Result>) -> EffectResult {
+    EffectResult(.repeating(stream))
+  }
+
   /// One result.
-  case single(Result)
+  @inlinable
+  public static func single(_ result: Result) -> EffectResult { EffectResult(.single(result)) }
+
   /// No result.
-  case empty
+  @inlinable
+  public static var empty: EffectResult { EffectResult(.empty) }
+
+  /// The result of ``single(_:)``; `nil` for the other kinds.
+  public var value: Result? {
+    if case .single(let value) = kind { value } else { nil }
+  }
+
+  /// The results of ``repeating(_:)``, as a stream; `nil` for the other kinds. Read it once:
+  /// it pulls from the stream the result was made with.
+  public var values: AsyncStream<Result>? {
+    switch kind {
+    case .repeating(let stream): stream
+    case .mapped(let next): AsyncStream(unfolding: next)
+    case .single, .empty: nil
+    }
+  }
+
+  /// Whether this is ``empty``.
+  public var isEmpty: Bool {
+    if case .empty = kind { true } else { false }
+  }
+}
+
+/// A stream's iterator that one consumer pulls from.
+@usableFromInline
+final class Pull<Element: Sendable>: @unchecked Sendable {
+  // @unchecked: only the task running the effect calls `next()`, one call at a time.
+  @usableFromInline var iterator: AsyncStream<Element>.Iterator
+
+  @inlinable init(_ stream: AsyncStream<Element>) { iterator = stream.makeAsyncIterator() }
+
+  @inlinable func next() async -> Element? { await iterator.next() }
 }
 
 /// Runs effects: the only imperative code of an app. It turns each effect into results, which

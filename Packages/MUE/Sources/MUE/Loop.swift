@@ -428,20 +428,44 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     let task = Task(executorPreference: executor) { [weak self] in
       // The loop's gate is the handler's: `WhileRunning` work never begins after stop (R6).
       let result = await workGate.scoping(executor: executor) { await effectHandler.handle(effect) }
-      switch result {
+      switch result.kind {
       case .single(let value):
         _ = self?.deliver(value, from: run)
       case .empty:
         break
       case .repeating(let stream):
         self?.becomeLongLived(run)
-        for await value in stream {
-          guard self?.deliver(value, from: run) == true else { break }
-        }
+        await Self.pull(stream) { self?.deliver($0, from: run) == true }
+      case .mapped(let next):
+        self?.becomeLongLived(run)
+        await Self.pull(next) { self?.deliver($0, from: run) == true }
       }
       self?.finish(run)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
+  }
+
+  /// Hands each value of `stream` to `deliver` until it ends or `deliver` returns `false`.
+  // Not inlined into the effect's task: the iterator would make every task's frame larger,
+  // and a frame beyond the task's first slab is a heap allocation per effect.
+  @inlinable @inline(never)
+  static func pull(_ stream: AsyncStream<Effect.Result>, into deliver: (Effect.Result) -> Bool)
+    async
+  {
+    for await value in stream {
+      guard deliver(value) else { return }
+    }
+  }
+
+  /// Hands each value `next` pulls to `deliver` until there is none or `deliver` returns
+  /// `false`.
+  @inlinable @inline(never)
+  static func pull(
+    _ next: @Sendable () async -> Effect.Result?, into deliver: (Effect.Result) -> Bool
+  ) async {
+    while let value = await next() {
+      guard deliver(value) else { return }
+    }
   }
 
   /// Queues `value` from `run` if that run is still live; returns whether it was.

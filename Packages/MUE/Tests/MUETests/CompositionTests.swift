@@ -272,13 +272,40 @@ enum List {
       for value in 1...3 { continuation.yield(value) }
       continuation.finish()
     }
-    guard case .repeating(let mapped) = EffectResult.repeating(stream).map({ $0 * 10 }) else {
+    guard let mapped = EffectResult.repeating(stream).map({ $0 * 10 }).values else {
       Issue.record("a mapped stream is still a stream")
       return
     }
     var values: [Int] = []
     for await value in mapped { values.append(value) }
     #expect(values == [10, 20, 30])
+  }
+
+  @Test func aStreamMappedTwiceIsMappedInOrderAndEndsWithIt() async {
+    let stream = AsyncStream<Int> { continuation in
+      for value in 1...3 { continuation.yield(value) }
+      continuation.finish()
+    }
+    let twice = EffectResult.repeating(stream).map { $0 + 1 }.map { "\($0)" }
+    #expect(twice.value == nil)
+    #expect(!twice.isEmpty)
+    guard let mapped = twice.values else {
+      Issue.record("a stream mapped twice is still a stream")
+      return
+    }
+    var values: [String] = []
+    for await value in mapped { values.append(value) }
+    #expect(values == ["2", "3", "4"])
+  }
+
+  @Test func aSingleResultAndNoResultReadBack() {
+    let single = EffectResult<Int>.single(4).map { $0 * 2 }
+    #expect(single.value == 8)
+    #expect(single.values == nil)
+    #expect(!single.isEmpty)
+    let none = EffectResult<Int>.empty.map { $0 * 2 }
+    #expect(none.isEmpty)
+    #expect(none.value == nil)
   }
 
   @Test func aChildsFirstIsTheParentsFirst() {

@@ -211,8 +211,11 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Gives `run` its task; returns `false` when the run is already over (cancel the task).
   @inlinable
   package mutating func attach(_ task: Task<Void, Never>, to run: Run<ID>) -> Bool {
-    guard entries[run.token] != nil else { return false }
-    entries[run.token]?.task = task
+    // Read, changed and written back: changed in place (`entries[token]?.task = task`), the
+    // dictionary's modify coroutines allocate their frames on the heap, three per call.
+    guard var entry = entries[run.token] else { return false }
+    entry.task = task
+    entries[run.token] = entry
     return true
   }
 
@@ -256,8 +259,10 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// whether that changed anything.
   @inlinable
   package mutating func becomeLongLived(_ run: Run<ID>) -> Bool {
-    guard entries[run.token]?.isFinite == true else { return false }
-    entries[run.token]?.isFinite = false
+    // Written back whole, as in `attach(_:to:)`.
+    guard var entry = entries[run.token], entry.isFinite else { return false }
+    entry.isFinite = false
+    entries[run.token] = entry
     finiteCount -= 1
     return true
   }

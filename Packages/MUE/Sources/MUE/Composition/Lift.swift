@@ -140,33 +140,23 @@ extension UpdateResult {
 extension EffectResult {
   /// The same result with each value transformed: a child's effect handler's answer as the
   /// parent's.
-  // Inlinable, with the iterator it pulls from: compiled for any `Result`, each value of a
-  // stream (a tick) looked up the metadata of the types it went through.
+  // Inlinable: compiled for any `Result`, each value of a stream (a tick) looked up the
+  // metadata of the types it went through.
   @inlinable
   public func map<Other: Sendable>(
     _ transform: @escaping @Sendable (Result) -> Other
   ) -> EffectResult<Other> {
-    switch self {
+    switch kind {
     case .single(let value): .single(transform(value))
     case .empty: .empty
+    // Pulled by the task that runs the effect, one value at a time, through the child's
+    // stream: no stream (and no cancellation handler per value) of its own.
     case .repeating(let stream):
-      // Pulled by the loop's own task, one value at a time: no task of its own, so it runs
-      // where the loop runs its effects.
-      .repeating(
-        AsyncStream(unfolding: { [values = Pull(stream)] in await values.next().map(transform) }))
+      EffectResult<Other>(.mapped { [values = Pull(stream)] in await values.next().map(transform) })
+    case .mapped(let next):
+      EffectResult<Other>(.mapped { await next().map(transform) })
     }
   }
-}
-
-/// A stream's iterator that one consumer pulls from.
-@usableFromInline
-final class Pull<Element: Sendable>: @unchecked Sendable {
-  // @unchecked: only the task consuming the mapped stream calls `next()`, one call at a time.
-  @usableFromInline var iterator: AsyncStream<Element>.Iterator
-
-  @inlinable init(_ stream: AsyncStream<Element>) { iterator = stream.makeAsyncIterator() }
-
-  @inlinable func next() async -> Element? { await iterator.next() }
 }
 
 extension Update where Effect == NoEffect {
