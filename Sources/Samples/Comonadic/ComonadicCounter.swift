@@ -61,7 +61,7 @@ public enum ComonadicCounter {
     switch input {
     case .appear:
       [
-        .task(id: Work.load) { environment, _ in
+        .task(id: Work.load) { environment in
           let stored = try await environment.storage.load()
           return .mutate { $0.load(stored) }
         } catch: { _ in
@@ -86,7 +86,7 @@ public enum ComonadicCounter {
   {
     guard let count = state.countToSave else { return [] }
     return [
-      .task(id: Work.save, whenRunning: .enqueue) { environment, _ in
+      .task(id: Work.save, whenRunning: .enqueue) { environment in
         // `WhileRunning`: once the component stopped, no save begins (R6).
         try await WhileRunning.call { try await environment.storage.save(count) }
         return .mutate { $0.lastSaveFailed = false }

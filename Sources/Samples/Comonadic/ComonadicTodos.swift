@@ -113,7 +113,7 @@ public enum ComonadicTodos {
     switch input {
     case .appear:
       [
-        .task(id: Work.load) { environment, _ in
+        .task(id: Work.load) { environment in
           let records = try await environment.storage.loadTodos()
           return .mutate { $0.loaded(records) }
         } catch: { _ in
@@ -136,11 +136,11 @@ public enum ComonadicTodos {
   @Sendable static func logAndSave(_ state: State) -> [Step] {
     var steps: [Step] = []
     if let line = state.logLine {
-      steps.append(.perform { environment, _ in environment.log.log(line) })
+      steps.append(.perform { environment in environment.log.log(line) })
     }
     guard let list = state.listToSave else { return steps }
     steps.append(
-      .task(id: Work.save) { environment, _ in
+      .task(id: Work.save) { environment in
         // `WhileRunning`: once the component stopped, no save begins (R6).
         try await WhileRunning.call { try await environment.storage.saveTodos(list) }
         return .mutate { $0.saved(succeeded: true) }

@@ -96,7 +96,7 @@ public enum ComonadicWeather {
     }
     return [
       .action(.mutate { $0.query = text }),
-      .task(id: Work.debounce) { environment, _ in
+      .task(id: Work.debounce) { environment in
         try await sleep(for: WeatherApp.debounce, on: environment.clock)
         return .none
       } catch: { _ in
@@ -116,7 +116,7 @@ public enum ComonadicWeather {
           $0.status = .searching
           $0.lastSearch = LastSearch(term: term, hasFailed: false)
         }),
-      .task(id: Work.search) { environment, _ in
+      .task(id: Work.search) { environment in
         let found = try await environment.service.search(term)
         return .mutate {
           $0.places = Array(found.prefix(WeatherApp.maximumRows))
@@ -139,7 +139,7 @@ public enum ComonadicWeather {
           $0.selected = place
           $0.weather = .loading
         }),
-      .task(id: Work.forecast) { environment, _ in
+      .task(id: Work.forecast) { environment in
         let forecast = try await environment.service.forecast(for: place)
         return .mutate { $0.weather = .loaded(forecast) }
       } catch: { _ in

@@ -40,7 +40,7 @@ public enum MooreCounter {
     switch input {
     case .appear:
       [
-        .task(id: Work.load) { environment, _ in
+        .task(id: Work.load) { environment in
           Inputs(.loaded(try await environment.storage.load()))
         } catch: { _ in
           Inputs(.loadFailed)
@@ -59,7 +59,7 @@ public enum MooreCounter {
   ) -> [InputsEffect<CounterEnvironment, Message, State>] {
     guard let count = state.countToSave else { return [] }
     return [
-      .task(id: Work.save, whenRunning: .enqueue) { environment, _ in
+      .task(id: Work.save, whenRunning: .enqueue) { environment in
         // `WhileRunning`: once the component stopped, no save begins (R6).
         try await WhileRunning.call { try await environment.storage.save(count) }
         return Inputs(.saved)

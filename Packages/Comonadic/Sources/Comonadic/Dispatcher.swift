@@ -54,7 +54,7 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   ///
   /// ```swift
   /// .workflow { input in
-  ///   [.action(.modify { $0.loading() }), .task(id: Work.load) { env, _ in ... }]
+  ///   [.action(.modify { $0.loading() }), .task(id: Work.load) { env in ... }]
   /// }
   /// ```
   @inlinable

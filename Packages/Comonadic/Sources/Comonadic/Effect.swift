@@ -24,7 +24,9 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   package enum Kind: Sendable {
     case action(Action)
     case perform(@Sendable (Environment, Focus) -> Void)
-    case task(AnyWorkID?, WhenRunning, @Sendable (Environment, Focus) async -> Action)
+    /// A `perform` that does not read the state: the runtime does not copy it out for the call.
+    case call(@Sendable (Environment) -> Void)
+    case task(AnyWorkID?, WhenRunning, Work<Environment, Focus, Action>)
     case stream(AnyWorkID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
     case cancel(AnyWorkID)
     case read(@Sendable (Focus) -> [Effect])
@@ -45,12 +47,19 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     Effect(.perform(body))
   }
 
+  /// The step that calls `body` at once with the environment, on the component's queue, as
+  /// `perform` with the state does. Like Bow's effects, it sees only the environment, so the
+  /// state is not copied out for it.
+  public static func perform(_ body: @escaping @Sendable (Environment) -> Void) -> Effect {
+    Effect(.call(body))
+  }
+
   /// The step that runs `operation` asynchronously with the environment and the state now, and
   /// applies the action it returns.
   public static func task(
     _ operation: @escaping @Sendable (Environment, Focus) async -> Action
   ) -> Effect {
-    Effect(.task(nil, .replace, operation))
+    Effect(.task(nil, .replace, .seeing(operation)))
   }
 
   /// The step that runs `operation` asynchronously under `id` and applies the action it
@@ -66,7 +75,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment, Focus) async -> Action
   ) -> Effect {
-    Effect(.task(AnyWorkID(id), whenRunning, operation))
+    Effect(.task(AnyWorkID(id), whenRunning, .seeing(operation)))
   }
 
   /// The step that runs a throwing `operation` asynchronously and applies the action it
@@ -77,7 +86,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
     catch recover: @escaping @Sendable (any Error) -> Action
   ) -> Effect {
-    Effect(.task(nil, .replace, recovering(operation, recover)))
+    Effect(.task(nil, .replace, .seeing(recovering(operation, recover))))
   }
 
   /// The step that runs a throwing `operation` asynchronously under `id` and applies the
@@ -87,7 +96,45 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
     catch recover: @escaping @Sendable (any Error) -> Action
   ) -> Effect {
-    Effect(.task(AnyWorkID(id), whenRunning, recovering(operation, recover)))
+    Effect(.task(AnyWorkID(id), whenRunning, .seeing(recovering(operation, recover))))
+  }
+
+  /// The step that runs `operation` asynchronously with the environment, and applies the
+  /// action it returns. Like Bow's effects, it sees only the environment: the state is not
+  /// copied out for it.
+  public static func task(_ operation: @escaping @Sendable (Environment) async -> Action)
+    -> Effect
+  {
+    Effect(.task(nil, .replace, .blind(operation)))
+  }
+
+  /// The step that runs `operation` asynchronously under `id`, with the environment, and
+  /// applies the action it returns; `whenRunning` as for a task that sees the state.
+  public static func task(
+    id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
+    _ operation: @escaping @Sendable (Environment) async -> Action
+  ) -> Effect {
+    Effect(.task(AnyWorkID(id), whenRunning, .blind(operation)))
+  }
+
+  /// The step that runs a throwing `operation` asynchronously with the environment, and applies
+  /// the action it returns, or the action `recover` makes of its error.
+  public static func task(
+    _ operation: @escaping @Sendable (Environment) async throws -> Action,
+    catch recover: @escaping @Sendable (any Error) -> Action
+  ) -> Effect {
+    Effect(.task(nil, .replace, .blind(recovering(operation, recover))))
+  }
+
+  /// The step that runs a throwing `operation` asynchronously under `id`, with the
+  /// environment, and applies the action it returns, or the action `recover` makes of its
+  /// error.
+  public static func task(
+    id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
+    _ operation: @escaping @Sendable (Environment) async throws -> Action,
+    catch recover: @escaping @Sendable (any Error) -> Action
+  ) -> Effect {
+    Effect(.task(AnyWorkID(id), whenRunning, .blind(recovering(operation, recover))))
   }
 
   /// The step that starts `operation` under `id` and goes on at once; `operation` sends any
@@ -119,7 +166,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// ```swift
   /// .workflow { intent in
   ///   [.action(.mutate { $0.apply(intent) }),
-  ///    .read { state in state.changed ? [.task(id: Work.save) { env, _ in ... }] : [] }]
+  ///    .read { state in state.changed ? [.task(id: Work.save) { env in ... }] : [] }]
   /// }
   /// ```
   public static func read(_ next: @escaping @Sendable (Focus) -> [Effect]) -> Effect {
@@ -132,6 +179,28 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   }
 }
 
+/// A task step's work: it sees the environment and the state when it starts, or only the
+/// environment (then the state is not copied out for it).
+@usableFromInline
+package enum Work<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
+  case seeing(@Sendable (Environment, Focus) async -> Action)
+  case blind(@Sendable (Environment) async -> Action)
+
+  /// Whether the work reads the state.
+  @inlinable package var seesFocus: Bool {
+    if case .seeing = self { true } else { false }
+  }
+}
+
+private func recovering<Environment, Action>(
+  _ operation: @escaping @Sendable (Environment) async throws -> Action,
+  _ recover: @escaping @Sendable (any Error) -> Action
+) -> @Sendable (Environment) async -> Action {
+  { environment in
+    do { return try await operation(environment) } catch { return recover(error) }
+  }
+}
+
 private func recovering<Environment, Focus, Action>(
   _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
   _ recover: @escaping @Sendable (any Error) -> Action
@@ -141,7 +210,8 @@ private func recovering<Environment, Focus, Action>(
   }
 }
 
-/// What ``Effect/task(id:whenRunning:_:)`` does when a run under the same id is still going.
+/// What a task step under an id (`Effect.task(id:whenRunning:_:)`) does when a run under the
+/// same id is still going.
 public enum WhenRunning: Sendable, Hashable {
   /// Cancel the running one; its result is dropped. The latest wins.
   case replace

@@ -43,6 +43,7 @@ public struct TestDispatcher<Environment: Sendable, S: Sendable, Input> {
         switch step.kind {
         case .action(let action): outcome.apply(action)
         case .perform(let body): body(environment, outcome.state)
+        case .call(let body): body(environment)
         case .task(let id, _, _):
           outcome.effects.append(.task(id?.unscoped))
           return

@@ -36,7 +36,7 @@ import Testing
     let started = core.start(AnyWorkID("save"), isFinite: true)
     let first = try #require(started)
     var line = WaitingLine<Waiting<Void, Int, State<Int, Void>>>()
-    line.append(Waiting(operation: { _, _ in .set(2) }, focus: 1, rest: []))
+    line.append(Waiting(operation: .seeing { _, _ in .set(2) }, focus: 1, rest: []))
     core.waiting[AnyWorkID("save")] = line
     let (isLive, next) = core.complete(first.run)
     #expect(isLive)

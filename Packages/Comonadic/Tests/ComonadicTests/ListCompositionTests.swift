@@ -243,6 +243,49 @@ func makeList(_ count: Int, work: RowWork) -> StoreComponent<RowWork, List, List
     #expect(saved.all == Array(1...20_000))
   }
 
+  @Test func stepsThatSeeOnlyTheEnvironmentRunInOrderAndApplyTheirResults() async {
+    struct Boom: Error {}
+    // Rows whose steps take only the environment (Bow's effects), widened onto a list: the
+    // second fetch waits in line behind the first, and the failing task's recovery applies.
+    let row = StateDispatcher<Recorder<String>, Row, RowInput>.workflow { input in
+      switch input {
+      case .toggle:
+        [.action(.mutate { $0.done.toggle() }), .perform { log in log.append("toggled") }]
+      case .fetch:
+        [
+          .task(id: "fetch", whenRunning: .enqueue) { log in
+            log.append("fetch")
+            return .mutate { $0.fetched += 1 }
+          },
+          // Without an id: the second send's does not replace the first's.
+          .task { (_: Recorder<String>) async throws -> State<Row, Void> in
+            throw Boom()
+          } catch: { _ in
+            .mutate { $0.title += "!" }
+          },
+        ]
+      }
+    }
+    let list = row.forEach(
+      transformEnvironment: { (log: Recorder<String>) in log }, transformState: \List.rows,
+      transformInput: { (input: ListInput) -> (Int, RowInput)? in
+        if case .row(let id, let input) = input { (id, input) } else { nil }
+      })
+    var state = List()
+    state.rows.append(Row(title: "a"), id: 1)
+    state.rows.append(Row(title: "b"), id: 2)
+    let log = Recorder<String>()
+    let component = StoreComponent(
+      initialState: state, environment: log, dispatcher: list, render: { state, _ in state })
+    component.send(.row(1, .toggle))
+    component.send(.row(2, .fetch))
+    component.send(.row(2, .fetch))
+    await component.idle()
+    #expect(component.state.rows[id: 1] == Row(title: "a", done: true))
+    #expect(component.state.rows[id: 2] == Row(title: "b!!", fetched: 2))
+    #expect(log.all == ["toggled", "fetch", "fetch"])
+  }
+
   @Test func combineRunsTheSecondDispatchersStepsAfterTheFirstsWork() async {
     let gate = Gate()
     let first = StateDispatcher<Void, [String], String>.workflow { input in

@@ -274,12 +274,28 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       lifted = .perform { whole, state in
         if let part = focus(state) { body(environment(whole), part) }
       }
-    case .task(let id, let whenRunning, let operation):
+    case .call(let body):
+      // The state is read only to know the part is there.
+      lifted = .perform { whole, state in
+        if focus(state) != nil { body(environment(whole)) }
+      }
+    case .task(let id, let whenRunning, .seeing(let operation)):
       lifted = Big(
-        .task(scoped(id), whenRunning) { whole, state in
-          guard let part = focus(state) else { return .none }
-          return lift(await operation(environment(whole), part))
-        })
+        .task(
+          scoped(id), whenRunning,
+          .seeing { whole, state in
+            guard let part = focus(state) else { return .none }
+            return lift(await operation(environment(whole), part))
+          }))
+    case .task(let id, let whenRunning, .blind(let operation)):
+      // The state is read only to know the part is there.
+      lifted = Big(
+        .task(
+          scoped(id), whenRunning,
+          .seeing { whole, state in
+            guard focus(state) != nil else { return .none }
+            return lift(await operation(environment(whole)))
+          }))
     case .stream(let id, let operation):
       lifted = Big(
         .stream(scoped(id)) { whole, state, send in

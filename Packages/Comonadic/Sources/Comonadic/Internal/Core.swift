@@ -26,13 +26,14 @@ extension Message: RunMessage {
 /// A task that waits for the run under its id to finish (``WhenRunning/enqueue``).
 @usableFromInline
 struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline var operation: @Sendable (Environment, Focus) async -> Action
-  @usableFromInline var focus: Focus
+  @usableFromInline var operation: Work<Environment, Focus, Action>
+  /// The state when the step came; `nil` for work that does not read it.
+  @usableFromInline var focus: Focus?
   @usableFromInline var rest: ArraySlice<Effect<Environment, Focus, Action>>
 
   @inlinable
   init(
-    operation: @escaping @Sendable (Environment, Focus) async -> Action, focus: Focus,
+    operation: Work<Environment, Focus, Action>, focus: Focus?,
     rest: ArraySlice<Effect<Environment, Focus, Action>>
   ) {
     self.operation = operation

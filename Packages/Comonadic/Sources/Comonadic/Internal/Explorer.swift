@@ -151,6 +151,9 @@ where W.Action: Sendable, W.Focus: Sendable {
           return
         }
         body(environment, focus)
+      case .call(let body):
+        guard !hasStopped else { return }
+        body(environment)
       case .task(let id, let whenRunning, let operation):
         return start(id, whenRunning: whenRunning, operation: operation, rest: steps)
       case .stream(let id, let operation):
@@ -174,12 +177,13 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func start(
     _ id: AnyWorkID?, whenRunning: WhenRunning,
-    operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
+    operation: Work<Environment, W.Focus, Action>,
     rest: ArraySlice<Step>
   ) {
-    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?)? in
+    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus?, Task<Void, Never>?)? in
       guard !core.phase.isStopped else { return nil }
-      let focus = core.space.focus
+      // Copied out only for work that reads it.
+      let focus = operation.seesFocus ? core.space.focus : nil
       if whenRunning == .enqueue, let id, core.runs.isRunning(id, finiteOnly: true) {
         core.waiting[id, default: WaitingLine()].append(
           Waiting(operation: operation, focus: focus, rest: rest))
@@ -194,8 +198,8 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   @inlinable
   func launch(
-    _ run: Run<AnyWorkID>, focus: W.Focus,
-    operation: @escaping @Sendable (Environment, W.Focus) async -> Action,
+    _ run: Run<AnyWorkID>, focus: W.Focus?,
+    operation: Work<Environment, W.Focus, Action>,
     rest: ArraySlice<Step>
   ) {
     let (environment, gate, executor, finish) = (environment, gate, executor, calls.finish)
@@ -205,7 +209,13 @@ where W.Action: Sendable, W.Focus: Sendable {
       // stopped (or released) runtime starts nothing more (R6). The runtime's gate is the
       // work's: `WhileRunning` work never begins after stop.
       guard self?.hasStopped == false else { return }
-      let action = await gate.scoping(executor: executor) { await operation(environment, focus) }
+      let action = await gate.scoping(executor: executor) {
+        switch operation {
+        // The state is there for work that sees it (`start`).
+        case .seeing(let operation): await operation(environment, focus!)
+        case .blind(let operation): await operation(environment)
+        }
+      }
       // Through the function made where the explorer's types are known (specialized).
       finish?(run, action, rest)
     }
