@@ -21,7 +21,9 @@ public struct State<S, A> {
     case modify(@Sendable (S) -> S, A)
     case mutate(@Sendable (inout S) -> Void, A)
     case pure(A)
-    case set(S, A)
+    // Boxed: inline, the state made every action (and every step holding one) as large as the
+    // state, copied and destroyed through value witnesses.
+    indirect case set(S, A)
   }
 
   @inlinable
