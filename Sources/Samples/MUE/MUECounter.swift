@@ -118,9 +118,17 @@ public enum MUECounter {
           return .single(.saveFailed(count))
         }
       case .log(let message):
+        // Written by `handleNow(_:)`; here only under a handler that does not forward it.
         WhileRunning.perform { log.log(message) }
         return .empty
       }
+    }
+
+    /// A log line needs no task: it is written on the loop, in order with the update.
+    public func handleNow(_ effect: Effect) -> Bool {
+      guard case .log(let message) = effect else { return false }
+      log.log(message)
+      return true
     }
   }
 

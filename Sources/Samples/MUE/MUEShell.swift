@@ -137,6 +137,14 @@ public enum MUEShell {
       case .weather(let effect): await weather.handle(effect).map(Effect.Result.weather)
       }
     }
+
+    public func handleNow(_ effect: Effect) -> Bool {
+      switch effect {
+      case .counter(let effect): counter.handleNow(effect)
+      case .stopwatch(let effect): stopwatch.handleNow(effect)
+      case .weather(let effect): weather.handleNow(effect)
+      }
+    }
   }
 
   // side-by-side: shell wiring

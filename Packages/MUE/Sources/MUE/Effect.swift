@@ -136,6 +136,22 @@ public protocol EffectHandler<Effect>: Sendable {
 
   /// Runs `effect` and returns its results.
   func handle(_ effect: Effect) async -> EffectResult<Effect.Result>
+
+  /// Runs `effect` at once, on the loop, when it needs no task and has no result — a log line,
+  /// an analytics call — and returns `true`; returns `false` for an effect that goes to
+  /// ``handle(_:)``. The default runs none at once.
+  ///
+  /// Called in the order the update listed its effects, after the observers heard of the
+  /// state, and never once ``Loop/stop()`` has returned. Keep it short: it holds up the loop.
+  /// An effect run at once still supersedes the running effect with its ``Effect/id``. A
+  /// handler made of others (a parent's, for its children's effects) forwards this to them.
+  func handleNow(_ effect: Effect) -> Bool
+}
+
+extension EffectHandler {
+  /// Runs no effect at once: every effect goes to ``handle(_:)``.
+  @inlinable
+  public func handleNow(_ effect: Effect) -> Bool { false }
 }
 
 /// An effect handler made of a closure, for small apps and tests.

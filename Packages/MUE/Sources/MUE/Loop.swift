@@ -420,6 +420,8 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// Runs `effect`'s handler as a task that feeds its results back while `run` is live.
   @inlinable
   func launch(_ effect: Effect, _ run: Run<Effect.ID>) {
+    // On the loop, inside the gate the caller entered: no task, and the run ends here.
+    if effectHandler.handleNow(effect) { return finish(run) }
     // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
     guard gate.enter() else { return }
     defer { gate.leave() }
