@@ -437,37 +437,18 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
         break
       case .repeating(let stream):
         self?.becomeLongLived(run)
-        await Self.pull(stream) { self?.deliver($0, from: run) == true }
+        for await value in stream {
+          guard self?.deliver(value, from: run) == true else { break }
+        }
       case .mapped(let next):
         self?.becomeLongLived(run)
-        await Self.pull(next) { self?.deliver($0, from: run) == true }
+        while let value = await next() {
+          guard self?.deliver(value, from: run) == true else { break }
+        }
       }
       self?.finish(run)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
-  }
-
-  /// Hands each value of `stream` to `deliver` until it ends or `deliver` returns `false`.
-  // Not inlined into the effect's task: the iterator would make every task's frame larger,
-  // and a frame beyond the task's first slab is a heap allocation per effect.
-  @inlinable @inline(never)
-  static func pull(_ stream: AsyncStream<Effect.Result>, into deliver: (Effect.Result) -> Bool)
-    async
-  {
-    for await value in stream {
-      guard deliver(value) else { return }
-    }
-  }
-
-  /// Hands each value `next` pulls to `deliver` until there is none or `deliver` returns
-  /// `false`.
-  @inlinable @inline(never)
-  static func pull(
-    _ next: @Sendable () async -> Effect.Result?, into deliver: (Effect.Result) -> Bool
-  ) async {
-    while let value = await next() {
-      guard deliver(value) else { return }
-    }
   }
 
   /// Queues `value` from `run` if that run is still live; returns whether it was.

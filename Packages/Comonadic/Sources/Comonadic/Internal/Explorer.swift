@@ -152,7 +152,8 @@ where W.Action: Sendable, W.Focus: Sendable {
         }
         body(environment, focus)
       case .call(let body):
-        guard !hasStopped else { return }
+        // Nothing to copy out of the lock, so none taken: the gate says whether it stopped.
+        guard !gate.isStopped else { return }
         body(environment)
       case .task(let id, let whenRunning, let operation):
         return start(id, whenRunning: whenRunning, operation: operation, rest: steps)
