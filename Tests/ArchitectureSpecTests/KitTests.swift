@@ -160,7 +160,10 @@ struct VirtualClockTests {
 
 @Suite("App rules as pure functions")
 struct FormatTests {
-  @Test(arguments: [(0, "0:00.0"), (599, "0:59.9"), (600, "1:00.0"), (36_615, "61:01.5")])
+  @Test(arguments: [
+    (0, "0:00.0"), (599, "0:59.9"), (600, "1:00.0"), (36_615, "61:01.5"),
+    (5_999_999, "9999:59.9"), (600_000_000_000_007, "1000000000000:00.7"),
+  ])
   func stopwatchFormat(tenths: Int, text: String) {
     #expect(StopwatchApp.format(tenths: tenths) == text)
   }

@@ -12,7 +12,28 @@ public enum StopwatchApp: Sendable {
     let minutes = tenths / 600
     let seconds = (tenths % 600) / 10
     let tenth = tenths % 10
-    return "\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(tenth)"
+    guard tenths >= 0 else { return "\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(tenth)" }
+    // Written digit by digit: a running stopwatch formats its time every tick, and
+    // interpolation costs about ten times as much. Up to 15 bytes, the string is stored inline.
+    var width = 1
+    var rest = minutes / 10
+    while rest > 0 {
+      width += 1
+      rest /= 10
+    }
+    return String(unsafeUninitializedCapacity: width + 5) { text in
+      var minutes = minutes
+      for index in stride(from: width - 1, through: 0, by: -1) {
+        text[index] = UInt8(ascii: "0") + UInt8(minutes % 10)
+        minutes /= 10
+      }
+      text[width] = UInt8(ascii: ":")
+      text[width + 1] = UInt8(ascii: "0") + UInt8(seconds / 10)
+      text[width + 2] = UInt8(ascii: "0") + UInt8(seconds % 10)
+      text[width + 3] = UInt8(ascii: ".")
+      text[width + 4] = UInt8(ascii: "0") + UInt8(tenth)
+      return width + 5
+    }
   }
 
   /// The text of lap `number` (from 1) taken at `tenths` (S5).

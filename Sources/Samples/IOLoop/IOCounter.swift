@@ -32,9 +32,10 @@ public enum LogIO: IOType {
 /// it asks for starts.
 public struct IOCounter: PureApp, Equatable {
   // side-by-side: counter intents
-  public typealias Input = IOInput<ScreenIO<CounterView, CounterIntent>, LogIO, StorageIO>
+  public typealias Screen = ScreenIO<CounterView, CounterIntent>
+  public typealias Input = IOInput<Screen, LogIO, StorageIO>
   // side-by-side: counter effects
-  public typealias Outputs = IOOutputs<ScreenIO<CounterView, CounterIntent>, LogIO, StorageIO>
+  public typealias Outputs = IOOutputs<Screen, LogIO, StorageIO>
 
   // side-by-side: counter state
   public var isLoaded = false

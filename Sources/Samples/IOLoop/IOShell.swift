@@ -55,49 +55,46 @@ public struct IOShell: PureApp, Equatable {
     )
   }
 
-  public func run(input: Input) -> (IOShell, Outputs) {
+  /// Written in place: the program keeps the shell's state and each step changes the child it
+  /// is for where it is, without copying the other two.
+  public mutating func run(inPlace input: Input) -> Outputs {
     switch input.values {
     case (.select(let tab)?, _, _, _):
-      guard tab != self.tab else { return (self, .none) }
-      var next = self
-      next.tab = tab
-      return (next, .none)
+      self.tab = tab
+      return .none
     case (.counter(let intent)?, _, _, _):
-      let (next, counter) = run(\.counter, IOCounter.Input(intent, nil, nil))
-      return (next, Outputs([], counter, [], []))
+      return Outputs(
+        [], run(\.counter, inPlace: IOCounter.Input(IOCounter.Screen.self, intent)), [], [])
     case (.stopwatch(let intent)?, _, _, _):
-      return runStopwatch(IOStopwatch.Input(intent, nil))
+      return runStopwatch(IOStopwatch.Input(IOStopwatch.Screen.self, intent))
     case (.weather(let intent)?, _, _, _):
-      let (next, weather) = run(\.weather, IOWeather.Input(intent, nil, nil, nil))
-      return (next, Outputs([], [], [], weather))
+      return Outputs(
+        [], [], [], run(\.weather, inPlace: IOWeather.Input(IOWeather.Screen.self, intent)))
     case (.resetAll?, _, _, _):
       // H5: the three resets in one step.
-      let (counted, counter) = run(\.counter, IOCounter.Input(.reset, nil, nil))
-      var (next, stopwatch) = counted.run(\.stopwatch, IOStopwatch.Input(.reset, nil))
-      let (weather, weatherOutputs) = next.weather.reset()
-      next.weather = weather
-      return (next, Outputs([], counter, stopwatch, weatherOutputs.lifted))
+      let counter = run(\.counter, inPlace: IOCounter.Input(IOCounter.Screen.self, .reset))
+      let stopwatch = run(\.stopwatch, inPlace: IOStopwatch.Input(IOStopwatch.Screen.self, .reset))
+      let (weather, weatherOutputs) = self.weather.reset()
+      self.weather = weather
+      return Outputs([], counter, stopwatch, weatherOutputs.lifted)
     case (nil, let counterInput?, _, _):
-      let (next, counter) = run(\.counter, counterInput)
-      return (next, Outputs([], counter, [], []))
+      return Outputs([], run(\.counter, inPlace: counterInput), [], [])
     case (nil, nil, let stopwatchInput?, _):
       return runStopwatch(stopwatchInput)
     case (nil, nil, nil, let weatherInput?):
-      let (next, weather) = run(\.weather, weatherInput)
-      return (next, Outputs([], [], [], weather))
+      return Outputs([], [], [], run(\.weather, inPlace: weatherInput))
     default:
-      return (self, .none)
+      return .none
     }
   }
 
   /// Runs the stopwatch on `input`; a lap it accepted also counts (H4), in this same step.
-  private func runStopwatch(_ input: IOStopwatch.Input) -> (IOShell, Outputs) {
-    let (lapped, stopwatch) = run(\.stopwatch, input)
-    guard lapped.stopwatch.laps.count > self.stopwatch.laps.count else {
-      return (lapped, Outputs([], [], stopwatch, []))
-    }
-    let (next, counter) = lapped.run(\.counter, IOCounter.Input(.increment, nil, nil))
-    return (next, Outputs([], counter, stopwatch, []))
+  private mutating func runStopwatch(_ input: IOStopwatch.Input) -> Outputs {
+    let laps = stopwatch.laps.count
+    let stopwatch = run(\.stopwatch, inPlace: input)
+    guard self.stopwatch.laps.count > laps else { return Outputs([], [], stopwatch, []) }
+    let counter = run(\.counter, inPlace: IOCounter.Input(IOCounter.Screen.self, .increment))
+    return Outputs([], counter, stopwatch, [])
   }
   // side-by-side: end
 }

@@ -17,9 +17,10 @@ public enum TimerIO: IOType {
 /// The stopwatch as one pure function; the timer is an output, each tick an input.
 public struct IOStopwatch: PureApp, Equatable {
   // side-by-side: stopwatch intents
-  public typealias Input = IOInput<ScreenIO<StopwatchView, StopwatchIntent>, TimerIO>
+  public typealias Screen = ScreenIO<StopwatchView, StopwatchIntent>
+  public typealias Input = IOInput<Screen, TimerIO>
   // side-by-side: stopwatch effects
-  public typealias Outputs = IOOutputs<ScreenIO<StopwatchView, StopwatchIntent>, TimerIO>
+  public typealias Outputs = IOOutputs<Screen, TimerIO>
 
   // side-by-side: stopwatch state
   public var tenths = 0

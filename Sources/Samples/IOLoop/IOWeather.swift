@@ -161,7 +161,7 @@ public struct IOWeather: PureApp, Equatable {
   /// Back to an empty query, as `queryChanged("")` does, with no place selected and any
   /// forecast in flight cancelled: what a parent that resets everything asks of the weather.
   public func reset() -> (IOWeather, Outputs) {
-    let (cleared, outputs) = run(input: Input(.queryChanged(""), nil, nil, nil))
+    let (cleared, outputs) = run(input: Input(Screen.self, .queryChanged("")))
     guard cleared.selected != nil || cleared.weather != .none else { return (cleared, outputs) }
     var next = cleared
     next.selected = nil

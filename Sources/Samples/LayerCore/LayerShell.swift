@@ -59,43 +59,54 @@ public enum LayerShell {
     }
 
     // side-by-side: shell update
-    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
-      let state = state ?? AppState()
+    /// Written in place: the flow keeps the shell's state and each event changes the child it
+    /// is for where it is, without copying the rest.
+    public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
+      let wasSet = state != nil
+      var shell = state.take() ?? AppState()
+      let result = reduce(&shell, event)
+      // A skip leaves the state as it was: still unset if it was.
+      if result == .set || wasSet { state = shell }
+      return result
+    }
+
+    private func reduce(_ state: inout AppState, _ event: AppEvent) -> InPlaceReducerResult {
       switch event {
       case .click(.select(let tab)):
         guard tab != state.tab else { return .skip }
-        var next = state
-        next.tab = tab
-        return .set(next)
+        state.tab = tab
+        return .set
       case .click(.counter(let intent)):
-        return counter.reduce(.click(intent), in: state)
+        return counter.reduce(.click(intent), in: &state)
       case .click(.stopwatch(let intent)):
-        return onStopwatch(.click(intent), state)
+        return onStopwatch(.click(intent), &state)
       case .click(.weather(let intent)):
-        return weather.reduce(.click(intent), in: state)
+        return weather.reduce(.click(intent), in: &state)
       case .click(.resetAll):
         // H5: the three resets in one event.
-        var next = counter.apply(.click(.reset), to: state)
-        next = stopwatch.apply(.click(.reset), to: next)
-        next.weather = weather.child.reset(next.weather)
-        return .set(next)
+        _ = counter.reduce(.click(.reset), in: &state)
+        _ = stopwatch.reduce(.click(.reset), in: &state)
+        state.weather = weather.child.reset(state.weather)
+        return .set
       case .counter(let event):
-        return counter.reduce(event, in: state)
+        return counter.reduce(event, in: &state)
       case .stopwatch(let event):
-        return onStopwatch(event, state)
+        return onStopwatch(event, &state)
       case .weather(let event):
-        return weather.reduce(event, in: state)
+        return weather.reduce(event, in: &state)
       }
     }
 
     /// The stopwatch's event; a lap it accepted also counts (H4), in this same event.
-    private func onStopwatch(_ event: LayerStopwatch.AppEvent, _ state: AppState) -> ReducerResult<
-      AppState
-    > {
-      guard case .set(let lapped) = stopwatch.reduce(event, in: state) else { return .skip }
-      let laps = { (state: AppState) in state.stopwatch?.laps.count ?? 0 }
-      guard laps(lapped) > laps(state) else { return .set(lapped) }
-      return .set(counter.apply(.click(.increment), to: lapped))
+    private func onStopwatch(_ event: LayerStopwatch.AppEvent, _ state: inout AppState)
+      -> InPlaceReducerResult
+    {
+      let laps = state.stopwatch?.laps.count ?? 0
+      guard stopwatch.reduce(event, in: &state) == .set else { return .skip }
+      if state.stopwatch?.laps.count ?? 0 > laps {
+        _ = counter.reduce(.click(.increment), in: &state)
+      }
+      return .set
     }
     // side-by-side: end
   }

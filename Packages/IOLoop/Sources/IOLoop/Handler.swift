@@ -226,8 +226,10 @@ public enum IODelivery: Sendable, Hashable {
 struct IORoute<IO: IOType>: Sendable {
   @usableFromInline let reference: HostReference
   @usableFromInline let slot: Int
-  /// `IO.Input` as the input of the IO type at `slot`; `nil` when it is that input already.
-  @usableFromInline let embed: (@Sendable (IO.Input) -> any Sendable)?
+  /// An `IO.Input` as the input of the IO type at `slot`; `nil` when it is that input already.
+  /// Erased, as a seed's: a handler's route is made from a seed for every list of outputs, and
+  /// a typed function here would be a closure allocated to wrap the seed's each time.
+  @usableFromInline let embed: (@Sendable (any Sendable) -> any Sendable)?
   @usableFromInline let scope: [AnyWorkID]
 
   /// The program, while it is there.
@@ -235,7 +237,7 @@ struct IORoute<IO: IOType>: Sendable {
 
   @inlinable
   init(
-    host: HostReference, slot: Int, embed: (@Sendable (IO.Input) -> any Sendable)?,
+    host: HostReference, slot: Int, embed: (@Sendable (any Sendable) -> any Sendable)?,
     scope: [AnyWorkID]
   ) {
     reference = host
@@ -250,11 +252,7 @@ struct IORoute<IO: IOType>: Sendable {
     reference = seed.reference
     slot = seed.slot
     scope = seed.scope
-    if let erased = seed.embed {
-      embed = { (input: IO.Input) -> any Sendable in erased(input) }
-    } else {
-      embed = nil
-    }
+    embed = seed.embed
   }
 
   /// This route as a seed, for a handler of another IO type whose input `transform` makes this
@@ -301,8 +299,13 @@ struct IORoute<IO: IOType>: Sendable {
     _ transform: @escaping @Sendable (Child.Input) -> IO.Input, scope: [AnyWorkID]
   ) -> IORoute<Child> {
     let embed = self.embed
-    let lifted: @Sendable (Child.Input) -> any Sendable =
-      if let embed { { embed(transform($0)) } } else { { transform($0) } }
+    // A route's inputs reach its embed as `Child.Input`s: opened, not cast.
+    let lifted: @Sendable (any Sendable) -> any Sendable =
+      if let embed {
+        { embed(transform(unwrapped($0, as: Child.Input.self))) }
+      } else {
+        { transform(unwrapped($0, as: Child.Input.self)) }
+      }
     return IORoute<Child>(host: reference, slot: slot, embed: lifted, scope: scope)
   }
 

@@ -62,6 +62,26 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
     self.init(slot: slot, payload: payload)
   }
 
+  /// An input from `source`, one of the app's IO types: what a parent hands a child program it
+  /// runs, without a `nil` for each of the child's other IO types.
+  ///
+  /// ```swift
+  /// run(\.counter, IOCounter.Input(IOCounter.Screen.self, .reset))
+  /// ```
+  ///
+  /// Cheaper than ``init(_:)-(repeat(each IO).Input?)`` where that is called on every step: it
+  /// compares the IO types, where that one moves each optional through its type's metadata.
+  ///
+  /// - Precondition: `source` is one of the app's IO types.
+  @inlinable
+  public init<Source: IOType>(_ source: Source.Type, _ input: consuming Source.Input) {
+    var slot = -1
+    var index = 0
+    repeat noteSlot((each IO).self, of: Source.self, slot: &slot, index: &index)
+    precondition(slot >= 0, "\(Source.self) is not one of this app's IO types")
+    self.init(slot: slot, payload: input)
+  }
+
   /// The input `payload` of the IO type at `slot`; the caller knows it has that type.
   @inlinable
   init(slot: Int, payload: consuming any Sendable) {

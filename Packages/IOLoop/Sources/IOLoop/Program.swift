@@ -633,6 +633,7 @@ public final class Subscription: Sendable {
 }
 
 /// Notes `index` as `slot` if `candidate` is `io` and no slot was found yet. Advances `index`.
+@inlinable @inline(__always)
 func noteSlot(
   _ candidate: any IOType.Type, of io: any IOType.Type, slot: inout Int, index: inout Int
 ) {

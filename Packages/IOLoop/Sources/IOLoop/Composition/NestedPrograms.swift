@@ -75,6 +75,8 @@ where
 
   /// The child's handlers, by IO type (see ``Main``'s).
   @usableFromInline let handlers: [any IOHandler]
+  /// The child's IO types' scopes and inputs, made once.
+  @usableFromInline let slots: ChildSlots
   /// What ``_handle(list:route:)`` does, made by the initializer where the program's types are
   /// known: the conformance of a generic handler runs as generic code, looking up the metadata
   /// of every type it touches, each output.
@@ -84,17 +86,19 @@ where
   @inlinable
   public init(_ child: Child.Type, handlers: repeat each Handler) {
     let handlers = existentials(repeat each handlers)
+    let slots = ChildSlots(count: handlers.count) { Child.Input(slot: $0, payload: $1) }
     self.handlers = handlers
+    self.slots = slots
     deliver = { outputs, seed in
       let route = IORoute<IO>(seed: seed)
       for outputs in outputs._outputs(of: Child.Outputs.self) {
-        Self.dispatch(outputs, route: route, to: handlers)
+        Self.dispatch(outputs, route: route, to: handlers, slots: slots)
       }
     }
   }
 
   public func handle(_ outputs: Child.Outputs, context: IOContext<IO>) {
-    Self.dispatch(outputs, route: context.route, to: handlers)
+    Self.dispatch(outputs, route: context.route, to: handlers, slots: slots)
   }
 
   @inlinable
@@ -104,13 +108,23 @@ where
   /// IO type, whose inputs `route` takes as the child's.
   @inlinable
   static func dispatch<ParentIO: IOType>(
-    _ outputs: Child.Outputs, route: IORoute<ParentIO>, to handlers: [any IOHandler]
+    _ outputs: Child.Outputs, route: IORoute<ParentIO>, to handlers: [any IOHandler],
+    slots: ChildSlots
   ) where ParentIO.Input == Child.Input {
     outputs.forEachList { entry in
       let slot = entry.slot
       // The element at `slot` is this IO type's: the input the child's own program would get.
-      let seed = route.seed(scope: route.scope + [AnyWorkID(ChildSlot(index: slot))]) {
-        Child.Input(slot: slot, payload: $0)
+      // A child run by its parent directly (no scope, no embed: the usual case) takes the
+      // slot's scope and input as made once; only a child inside a scope (a row) makes them.
+      let scope = route.scope.isEmpty ? slots.scopes[slot] : route.scope.appending(slots.ids[slot])
+      let seed: IORouteSeed
+      if let embed = route.embed {
+        seed = IORouteSeed(
+          host: route.reference, slot: route.slot,
+          embed: { embed(Child.Input(slot: slot, payload: $0)) }, scope: scope)
+      } else {
+        seed = IORouteSeed(
+          host: route.reference, slot: route.slot, embed: slots.inputs[slot], scope: scope)
       }
       handlers[slot]._handle(list: entry, route: seed)
     }
@@ -130,6 +144,8 @@ where
 
   /// The handlers every child of the list uses, by IO type (see ``Main``'s).
   @usableFromInline let handlers: [any IOHandler]
+  /// The children's IO types' scopes and inputs, made once.
+  @usableFromInline let slots: ChildSlots
   /// What ``_handle(list:route:)`` does, made by the initializer where the program's types are
   /// known (as ``ProgramHandler``'s): compiled generically, a removed row's cancellation looked
   /// up the metadata of every type it touched (two thirds of deleting a row of 100).
@@ -139,17 +155,19 @@ where
   @inlinable
   public init(_ child: Child.Type, id: ID.Type = ID.self, handlers: repeat each Handler) {
     let handlers = existentials(repeat each handlers)
+    let slots = ChildSlots(count: handlers.count) { Child.Input(slot: $0, payload: $1) }
     self.handlers = handlers
+    self.slots = slots
     deliver = { outputs, seed in
       let route = IORoute<IO>(seed: seed)
       for output in outputs._outputs(of: IO.Output.self) {
-        Self.handle(output, route: route, to: handlers)
+        Self.handle(output, route: route, to: handlers, slots: slots)
       }
     }
   }
 
   public func handle(_ output: IO.Output, context: IOContext<IO>) {
-    Self.handle(output, route: context.route, to: handlers)
+    Self.handle(output, route: context.route, to: handlers, slots: slots)
   }
 
   @inlinable
@@ -158,15 +176,18 @@ where
   /// Hands a child's outputs to the child's handlers in the child's own scope (its id), its
   /// inputs tagged with its id; or cancels all the work of a removed child's scope.
   @inlinable
-  static func handle(_ output: IO.Output, route: IORoute<IO>, to handlers: [any IOHandler]) {
+  static func handle(
+    _ output: IO.Output, route: IORoute<IO>, to handlers: [any IOHandler], slots: ChildSlots
+  ) {
     switch output {
     case .outputs(let id, let outputs):
       let child: IORoute<ProgramIO<Child>> = route.map(
         { (input: Child.Input) in IO.Input(id: id, input: input) },
-        scope: route.scope + [AnyWorkID(id)])
-      ProgramHandler<Child, repeat each Handler>.dispatch(outputs, route: child, to: handlers)
+        scope: route.scope.appending(AnyWorkID(id)))
+      ProgramHandler<Child, repeat each Handler>.dispatch(
+        outputs, route: child, to: handlers, slots: slots)
     case .removed(let id):
-      route.cancelAll(within: { route.scope + [AnyWorkID(id)] })
+      route.cancelAll(within: { route.scope.appending(AnyWorkID(id)) })
     }
   }
 }
@@ -177,6 +198,38 @@ struct ChildSlot: Hashable, Sendable {
   @usableFromInline let index: Int
 
   @inlinable init(index: Int) { self.index = index }
+}
+
+/// What a nested program's handler hands each of the child's IO types, made once when the
+/// handler is: made for each list of outputs instead, they were four allocations and a hash
+/// per list (a third of a shell step's handling).
+@usableFromInline
+struct ChildSlots: Sendable {
+  /// Each IO type's scope within the child's.
+  @usableFromInline let ids: [AnyWorkID]
+  /// Each IO type's scope when the child is in none of its own: its id alone.
+  @usableFromInline let scopes: [[AnyWorkID]]
+  /// Each IO type's input as the child's, for a route that takes the child's inputs as they
+  /// are.
+  @usableFromInline let inputs: [@Sendable (any Sendable) -> any Sendable]
+
+  @inlinable
+  init<Input: Sendable>(count: Int, input: @escaping @Sendable (Int, any Sendable) -> Input) {
+    ids = (0..<count).map { AnyWorkID(ChildSlot(index: $0)) }
+    scopes = ids.map { [$0] }
+    inputs = (0..<count).map { slot in { input(slot, $0) } }
+  }
+}
+
+extension Array where Element == AnyWorkID {
+  /// This scope with `id` inside it.
+  @inlinable
+  func appending(_ id: AnyWorkID) -> [AnyWorkID] {
+    var scope = self
+    scope.reserveCapacity(count + 1)
+    scope.append(id)
+    return scope
+  }
 }
 
 extension PureApp {

@@ -58,56 +58,85 @@ package struct Run<ID: Hashable & Sendable>: Hashable, Sendable {
 /// runtime files or finds work; this one hashes once, when made, and compares types by identity.
 @usableFromInline
 package struct AnyWorkID: Hashable, Sendable, CustomStringConvertible {
-  @usableFromInline let value: any Hashable & Sendable
-  @usableFromInline let hash: Int
+  /// The id and its hash, boxed once when made: a work id is copied into every run key,
+  /// registry entry, lookup and scope, and a copy of a box is a retain, where a copy of an
+  /// existential went through its type's value witnesses (thousands of instructions per shell
+  /// step).
+  @usableFromInline let box: WorkIDBox
 
   @inlinable
   package init<ID: Hashable & Sendable>(_ id: ID) {
-    value = id
-    hash = id.hashValue
+    box = TypedWorkID(id)
   }
 
   /// The id, if it has type `T`.
   @inlinable
   package func value<T: Hashable & Sendable>(as type: T.Type) -> T? {
-    self.value.cast(to: type)
+    box.typed(as: type)?.id
   }
 
   @inlinable
   package static func == (lhs: AnyWorkID, rhs: AnyWorkID) -> Bool {
-    lhs.hash == rhs.hash && lhs.value.isSame(as: rhs.value)
+    lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
   }
 
   @inlinable
-  package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
 
-  @usableFromInline package var description: String { String(describing: value) }
+  @usableFromInline package var description: String { box.description }
 
   /// The id as an `AnyHashable`, for a test's report.
-  package var anyHashable: AnyHashable { value.asAnyHashable }
+  package var anyHashable: AnyHashable { box.anyHashable }
 }
 
-extension Hashable where Self: Sendable {
-  /// Whether `other` has this type and equals this value.
+/// A work id of some type and its hash: what ``AnyWorkID`` holds.
+///
+/// `@unchecked Sendable`: immutable (its one subclass adds a `let` of a `Sendable` type); a
+/// class that is not final cannot say so to the compiler.
+@usableFromInline
+package class WorkIDBox: @unchecked Sendable {
+  @usableFromInline let hash: Int
+
+  @usableFromInline
+  init(hash: Int) { self.hash = hash }
+
+  /// Whether `other` holds an id of the same type, equal to this one.
+  @usableFromInline
+  func isEqual(to other: WorkIDBox) -> Bool { self === other }
+
+  @usableFromInline var description: String { "" }
+
+  var anyHashable: AnyHashable { AnyHashable(ObjectIdentifier(self)) }
+
+  /// This box as the box of a `T`, if it holds one: a comparison of types, not a dynamic cast.
   @inlinable
-  package func isSame(as other: any Hashable & Sendable) -> Bool {
-    // Opened here, compared as this type: no optional of a type parameter (a metadata lookup
-    // each time in generic code).
-    func equals<Other: Hashable & Sendable>(_ other: Other) -> Bool {
-      Other.self == Self.self && self == unsafeBitCast(other, to: Self.self)
+  final func typed<T: Hashable & Sendable>(as _: T.Type) -> TypedWorkID<T>? {
+    guard ObjectIdentifier(type(of: self)) == ObjectIdentifier(TypedWorkID<T>.self) else {
+      return nil
     }
-    return equals(other)
+    return unsafeDowncast(self, to: TypedWorkID<T>.self)
   }
+}
 
-  /// This value in an `AnyHashable`.
-  package var asAnyHashable: AnyHashable { AnyHashable(self) }
+/// A work id of type `ID` in its box.
+@usableFromInline
+package final class TypedWorkID<ID: Hashable & Sendable>: WorkIDBox, @unchecked Sendable {
+  @usableFromInline let id: ID
 
-  /// This value as a `T`, if `T` is its type: a comparison of types, not a dynamic cast.
   @inlinable
-  package func cast<T>(to _: T.Type) -> T? {
-    guard Self.self == T.self else { return nil }
-    return unsafeBitCast(self, to: T.self)
+  init(_ id: ID) {
+    self.id = id
+    super.init(hash: id.hashValue)
   }
+
+  @usableFromInline
+  override func isEqual(to other: WorkIDBox) -> Bool {
+    other.typed(as: ID.self).map { $0.id == id } ?? false
+  }
+
+  @usableFromInline override var description: String { String(describing: id) }
+
+  override var anyHashable: AnyHashable { AnyHashable(id) }
 }
 
 /// A work id filed under its owner (an IO type's slot, a machine's index), so two owners' ids
