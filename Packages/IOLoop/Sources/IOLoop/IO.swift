@@ -69,7 +69,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
   /// run(\.counter, IOCounter.Input(IOCounter.Screen.self, .reset))
   /// ```
   ///
-  /// Cheaper than ``init(_:)-(repeat(each IO).Input?)`` where that is called on every step: it
+  /// Cheaper than the initializer that takes one optional per IO type, on a step's hot path: it
   /// compares the IO types, where that one moves each optional through its type's metadata.
   ///
   /// - Precondition: `source` is one of the app's IO types.

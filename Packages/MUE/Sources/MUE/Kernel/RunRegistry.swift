@@ -217,13 +217,21 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     let token = nextToken
     let key = key ?? .anonymous(token)
     var superseded: Removed?
-    if let running = tokens[key] {
-      guard replacing else { return nil }
-      superseded = take(running)
+    if replacing {
+      // Filed and looked up in one go: the key is hashed once, not for a lookup and again to
+      // file it.
+      if let running = tokens.updateValue(token, forKey: key) {
+        superseded = entries.removeValue(forKey: running).map { entry in
+          if entry.isFinite { finiteCount -= 1 }
+          return (Run(token: running), entry.task)
+        }
+      }
+    } else {
+      guard tokens[key] == nil else { return nil }
+      tokens[key] = token
     }
     nextToken += 1
     entries[token] = Entry(key: key, task: nil, isFinite: isFinite)
-    tokens[key] = token
     if isFinite { finiteCount += 1 }
     return (Run(token: token), superseded)
   }
