@@ -119,6 +119,8 @@ package class WorkIDBox: @unchecked Sendable {
 }
 
 /// A work id of type `ID` in its box.
+///
+/// `@unchecked Sendable`: immutable; its one stored property is a `let` of a `Sendable` type.
 @usableFromInline
 package final class TypedWorkID<ID: Hashable & Sendable>: WorkIDBox, @unchecked Sendable {
   @usableFromInline let id: ID
