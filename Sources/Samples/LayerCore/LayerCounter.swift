@@ -188,9 +188,9 @@ public enum LayerCounter {
 }
 
 // side-by-side: counter effects
-extension Lock where Value == Int {
+extension Lock {
   /// Stores `value`; returns what was stored before.
-  func exchange(_ value: Int) -> Int {
+  func exchange(_ value: Value) -> Value {
     withLock { stored in
       defer { stored = value }
       return stored

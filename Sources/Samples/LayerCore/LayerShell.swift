@@ -62,12 +62,15 @@ public enum LayerShell {
     /// Written in place: the flow keeps the shell's state and each event changes the child it
     /// is for where it is, without copying the rest.
     public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
-      let wasSet = state != nil
-      var shell = state.take() ?? AppState()
-      let result = reduce(&shell, event)
-      // A skip leaves the state as it was: still unset if it was.
-      if result == .set || wasSet { state = shell }
-      return result
+      // Changed where it is (`&state!`): moved out and back in, it is copied on the way back.
+      guard case .some = state else {
+        var shell = AppState()
+        // A skip leaves the state as it was: still unset.
+        let result = reduce(&shell, event)
+        if result == .set { state = shell }
+        return result
+      }
+      return reduce(&state!, event)
     }
 
     private func reduce(_ state: inout AppState, _ event: AppEvent) -> InPlaceReducerResult {

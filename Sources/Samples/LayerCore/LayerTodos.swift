@@ -174,19 +174,23 @@ public enum LayerTodos {
         state!.saved(request, succeeded: succeeded)
         return .set
       case .click(let intent):
-        // Moved out and back in: reading through `state!` would copy the whole state first.
-        guard var loaded = state.take() else { return .skip }
-        defer { state = loaded }
-        guard let changed = apply(intent, to: &loaded) else { return .skip }
-        guard changed else { return .set }
-        // The list changed: save it now, or after the save in flight (T7).
-        if loaded.save != nil {
-          loaded.changedWhileSaving = true
-        } else {
-          loaded.save = Request(id: loaded.nextID(), loaded.records)
-        }
-        return .set
+        // Changed where it is (`&state!`): moving it out and back in copies it on the way back.
+        guard case .some = state else { return .skip }
+        return click(intent, on: &state!)
       }
+    }
+
+    /// What the user did, on the loaded list.
+    private func click(_ intent: TodosIntent, on state: inout AppState) -> InPlaceReducerResult {
+      guard let changed = apply(intent, to: &state) else { return .skip }
+      guard changed else { return .set }
+      // The list changed: save it now, or after the save in flight (T7).
+      if state.save != nil {
+        state.changedWhileSaving = true
+      } else {
+        state.save = Request(id: state.nextID(), state.records)
+      }
+      return .set
     }
 
     /// Applies an intent; returns whether the list (ids in order, titles, done) changed, or

@@ -52,18 +52,18 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   public func process(input: View?, callback: Handler<Intent>) {
-    guard let input else {
+    guard case .some(let view) = input else {
       // Observers saw the placeholder when they began observing.
       return shown.withLock { $0.callback = callback }
     }
     // Only the observers leave the lock: the view they get is the input.
     let observers = shown.withLock { shown -> [@Sendable (View) -> Void]? in
-      guard input != shown.view else { return nil }
-      shown.view = input
+      guard view != shown.view else { return nil }
+      shown.view = view
       return shown.observers
     }
     guard let observers else { return }
-    for observer in observers { observer(input) }
+    for observer in observers { observer(view) }
   }
 }
 
@@ -88,16 +88,18 @@ public final class RequestMachine<Value: Sendable & Equatable, Output: Sendable>
   }
 
   public func process(input: Request<Value>??, callback: Handler<Output>) {
-    guard let input else { return }  // started: nothing to do yet
-    let isNew = latest.withLock { latest -> Bool in
-      guard latest != input?.id else { return false }
-      latest = input?.id
-      return true
+    // One switch over both optionals: binding each in turn copies the request for each.
+    switch input {
+    case .none:
+      return  // started: nothing to do yet
+    case .some(.none):
+      guard latest.exchange(nil) != nil else { return }
+      callback.cancel(id: 0)
+    case .some(.some(let request)):
+      guard latest.exchange(request.id) != request.id else { return }
+      let work = work
+      callback.run(id: 0, lifetime: lifetime) { send in await work(request, send) }
     }
-    guard isNew else { return }
-    guard let request = input else { return callback.cancel(id: 0) }
-    let work = work
-    callback.run(id: 0, lifetime: lifetime) { send in await work(request, send) }
   }
 }
 

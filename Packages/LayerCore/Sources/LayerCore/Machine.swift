@@ -124,7 +124,9 @@ public struct Machine<Input: Sendable, Output: Sendable>: Sendable {
         wiring.sink, host: wiring.host, machine: wiring.makeMachineID(),
         reader: wiring.reader)
       let node = Node<Input>(
-        process: { child.process(input: $0, callback: callback) },
+        // Moved into the optional the child takes, not copied: a large input (a list) costs
+        // a copy and a release of everything it holds otherwise.
+        process: { input in child.process(input: Optional(consume input), callback: callback) },
         start: { child.process(input: nil, callback: callback) })
       switch child.queue {
       case .shared: return node

@@ -53,7 +53,9 @@ public final class RowsMachine<
 
   @inlinable
   public func process(input: IdentifiedList<ID, Row>?, callback: Handler<Output>) {
-    guard let input else {
+    // Read through `input!`, not bound with `guard let`: binding copies the list (a retain and
+    // a release of everything it holds) for every state the flow delivers.
+    guard case .some = input else {
       let waiting = wiring.withLock { wiring -> [Int] in
         wiring.callback = callback
         defer { wiring.waiting = [] }
@@ -63,8 +65,8 @@ public final class RowsMachine<
       for token in waiting { observers.join(token, list) }
       return
     }
-    if callback.reader == nil { current = input }
-    observers.follow(input)
+    if callback.reader == nil { current = input! }
+    observers.follow(input!)
   }
 
   /// The list now: the flow's, read through the layer, or the last one kept.
