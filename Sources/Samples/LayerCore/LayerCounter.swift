@@ -60,36 +60,53 @@ public enum LayerCounter {
     }
 
     // side-by-side: counter update
-    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
+    // Written in place (`inout`): the flow's state changes where it is kept, not in a copy
+    // that then replaces it. (`state == nil` would compare a copy: the state is `Equatable`.)
+    public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
       switch event {
       case .loaded(let stored):
-        guard state == nil else { return .skip }
-        guard let stored else { return .set(AppState()) }
-        guard CounterApp.validCounts.contains(stored) else { return .set(unreadable()) }
-        return .set(AppState(count: stored))
-      case .loadFailed:
-        return state == nil ? .set(unreadable()) : .skip
-      case .click(let intent):
-        guard var state else { return .skip }
-        let count =
-          switch intent {
-          case .increment: min(state.count + 1, CounterApp.maximumCount)
-          case .decrement: max(state.count - 1, 0)
-          case .reset: 0
-          }
-        guard count != state.count else { return .skip }
-        state.count = count
-        if state.save == nil {
-          state.save = Request(id: state.nextID(), count)
+        guard case .none = state else { return .skip }
+        if let stored {
+          state = CounterApp.validCounts.contains(stored) ? AppState(count: stored) : unreadable()
         } else {
-          state.unsaved.append(count)
+          state = AppState()
         }
-        return .set(state)
+        return .set
+      case .loadFailed:
+        guard case .none = state else { return .skip }
+        state = unreadable()
+        return .set
+      case .click(let intent):
+        guard case .some = state else { return .skip }
+        return Self.click(intent, &state!)
       case .saved(let count):
-        return state.map { .set(saveNext($0, log: CounterApp.savedMessage(count))) } ?? .skip
+        guard case .some = state else { return .skip }
+        Self.saveNext(&state!, log: CounterApp.savedMessage(count))
+        return .set
       case .saveFailed:
-        return state.map { .set(saveNext($0, log: CounterApp.saveFailedMessage)) } ?? .skip
+        guard case .some = state else { return .skip }
+        Self.saveNext(&state!, log: CounterApp.saveFailedMessage)
+        return .set
       }
+    }
+
+    private static func click(_ intent: CounterIntent, _ state: inout AppState)
+      -> InPlaceReducerResult
+    {
+      let count =
+        switch intent {
+        case .increment: min(state.count + 1, CounterApp.maximumCount)
+        case .decrement: max(state.count - 1, 0)
+        case .reset: 0
+        }
+      guard count != state.count else { return .skip }
+      state.count = count
+      if case .none = state.save {
+        state.save = Request(id: state.nextID(), count)
+      } else {
+        state.unsaved.append(count)
+      }
+      return .set
     }
 
     /// A loaded state at 0 that logs the unreadable count.
@@ -100,12 +117,10 @@ public enum LayerCounter {
     }
 
     /// Logs how the save in flight ended and starts the next waiting one.
-    private func saveNext(_ state: AppState, log: String) -> AppState {
-      var state = state
+    private static func saveNext(_ state: inout AppState, log: String) {
       state.log = Request(id: state.nextID(), log)
       state.save =
         state.unsaved.isEmpty ? nil : Request(id: state.nextID(), state.unsaved.removeFirst())
-      return state
     }
     // side-by-side: end
   }

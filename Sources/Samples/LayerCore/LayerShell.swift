@@ -89,7 +89,7 @@ public enum LayerShell {
         // H5: the three resets in one event.
         _ = counter.reduce(.click(.reset), in: &state)
         _ = stopwatch.reduce(.click(.reset), in: &state)
-        state.weather = weather.child.reset(state.weather)
+        weather.child.reset(&state.weather)
         return .set
       case .counter(let event):
         return counter.reduce(event, in: &state)

@@ -44,8 +44,20 @@ public enum LayerStopwatch {
     }
 
     // side-by-side: stopwatch update
-    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
-      var state = state ?? AppState()
+    // Written in place (`inout`): the flow's state changes where it is kept, not in a copy
+    // that then replaces it.
+    public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
+      guard case .some = state else {
+        var first = AppState()
+        let result = Self.reduce(&first, event)
+        if result == .set { state = first }
+        return result
+      }
+      return Self.reduce(&state!, event)
+    }
+
+    /// Every `.skip` comes before any change: a skipped event leaves `state` as it was.
+    private static func reduce(_ state: inout AppState, _ event: AppEvent) -> InPlaceReducerResult {
       switch event {
       case .click(.start):
         guard !state.isRunning else { return .skip }
@@ -65,7 +77,7 @@ public enum LayerStopwatch {
         guard state.isRunning, timer == state.timer else { return .skip }
         state.tenths += 1
       }
-      return .set(state)
+      return .set
     }
     // side-by-side: end
   }

@@ -75,15 +75,27 @@ public enum LayerWeather {
     }
 
     // side-by-side: weather update
-    public func reduce(state: AppState?, event: AppEvent) -> ReducerResult<AppState> {
-      var state = state ?? AppState()
+    // Written in place (`inout`): the flow's state changes where it is kept, not in a copy
+    // that then replaces it.
+    public func reduce(state: inout AppState?, event: AppEvent) -> InPlaceReducerResult {
+      guard case .some = state else {
+        var first = AppState()
+        let result = Self.reduce(&first, event)
+        if result == .set { state = first }
+        return result
+      }
+      return Self.reduce(&state!, event)
+    }
+
+    /// Every `.skip` comes before any change: a skipped event leaves `state` as it was.
+    private static func reduce(_ state: inout AppState, _ event: AppEvent) -> InPlaceReducerResult {
       switch event {
       case .click(.queryChanged(let text)):
         state.query = text
         let term = WeatherApp.searchTerm(for: text)
         guard term.isEmpty else {
           state.debounce = Request(id: state.nextID(), term)
-          return .set(state)
+          return .set
         }
         state.debounce = nil
         state.search = nil
@@ -128,22 +140,20 @@ public enum LayerWeather {
       case .click(.toggleUnit):
         state.unit = state.unit.toggled
       }
-      return .set(state)
+      return .set
     }
 
     /// Back to an empty query, as `queryChanged("")` does, with no place selected and the
     /// forecast no longer wanted (its layer cancels it): what a parent that resets everything
     /// asks of the weather.
-    public func reset(_ state: AppState?) -> AppState {
-      var state = reduce(state: state, event: .click(.queryChanged(""))).value(
-        from: state ?? AppState())
-      state.selected = nil
-      state.weather = .none
-      state.forecast = nil
-      return state
+    public func reset(_ state: inout AppState?) {
+      _ = reduce(state: &state, event: .click(.queryChanged("")))
+      state!.selected = nil
+      state!.weather = .none
+      state!.forecast = nil
     }
 
-    private func requestForecast(for place: Place, in state: inout AppState) {
+    private static func requestForecast(for place: Place, in state: inout AppState) {
       state.selected = place
       state.weather = .loading
       state.forecast = Request(id: state.nextID(), place)

@@ -105,6 +105,7 @@ final class FlowRuntime<C: Core>: Sendable {
       unsafeDowncast(flow, to: FlowRuntime<C>.self).receive(event, from: run)
     }
     let ids = MachineIDs()
+    let groups = MountGroups()
     let readState: @Sendable () -> Any? = {
       guard let flow = host.flow else { return nil }
       return unsafeDowncast(flow, to: FlowRuntime<C>.self).state.map { $0 as Any }
@@ -113,14 +114,17 @@ final class FlowRuntime<C: Core>: Sendable {
     let layers = core.layers.enumerated().map { index, layer in
       guard let monitor else {
         return layer.build(
-          LayerWiring(receive: receive, host: host, ids: ids, tap: nil, readState: readState))
+          LayerWiring(
+            receive: receive, host: host, ids: ids, tap: nil, readState: readState,
+            groups: groups))
       }
       return layer.build(
         LayerWiring(
           receive: { event, run in
             monitor.emitted(index, event)
             receive(event, run)
-          }, host: host, ids: ids, tap: { monitor.received(index, $0) }, readState: readState))
+          }, host: host, ids: ids, tap: { monitor.received(index, $0) }, readState: readState,
+          groups: groups))
     }
     routes = layers.compactMap { $0.route }
     deliverAll = Self.chain(layers, gate: gate)
@@ -142,12 +146,35 @@ final class FlowRuntime<C: Core>: Sendable {
   /// array's element retains. Not inlinable on purpose: compiled once for any state, a link
   /// hands the state on by address, where a specialized one copies it for each call. No layer
   /// gets the state once the flow stopped (a stop from inside an earlier layer).
+  ///
+  /// Consecutive layers of one mounted child are one link: their group reads the child's state
+  /// out of the parent's once for all of them (see ``MountGroup``).
   @usableFromInline
   static func chain(_ layers: [LayerNode<C.State>], gate: StopGate) -> @Sendable (C.State) -> Void {
     var all: @Sendable (C.State) -> Void = { _ in }
-    for layer in layers {
-      guard let deliver = layer.deliver else { continue }
+    let delivering = layers.filter { $0.deliver != nil }
+    var index = delivering.startIndex
+    while index < delivering.endIndex {
       let earlier = all
+      if let first = delivering[index].member {
+        // The run of this group's members that follow each other, in layer order.
+        var last = first.index
+        index += 1
+        while index < delivering.endIndex, let next = delivering[index].member,
+          next.group === first.group, next.index == last + 1
+        {
+          last = next.index
+          index += 1
+        }
+        let (deliverRun, members) = (first.deliver, first.index..<last + 1)
+        all = { state in
+          earlier(state)
+          if !gate.isStopped { deliverRun(state, members, gate) }
+        }
+        continue
+      }
+      let deliver = delivering[index].deliver!
+      index += 1
       all = { state in
         earlier(state)
         if !gate.isStopped { deliver(state) }

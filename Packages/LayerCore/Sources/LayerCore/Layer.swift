@@ -375,18 +375,21 @@ struct LayerWiring<GlobalEvent> {
   /// The flow's state now (`nil` before the first), type-erased: inside a mounted core, the
   /// child's state in the parent's.
   @usableFromInline let readState: @Sendable () -> Any?
+  /// The flow's mounted children's delivery groups (see ``MountGroup``).
+  @usableFromInline let groups: MountGroups
 
   @inlinable
   init(
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
     ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
-    readState: @escaping @Sendable () -> Any?
+    readState: @escaping @Sendable () -> Any?, groups: MountGroups
   ) {
     self.receive = receive
     self.host = host
     self.ids = ids
     self.tap = tap
     self.readState = readState
+    self.groups = groups
   }
 
   /// The wiring for the layer's machine, whose outputs go to `sink`.
@@ -450,15 +453,19 @@ struct LayerNode<GlobalState>: Sendable {
   @usableFromInline let start: @Sendable () -> Void
   /// The layer's event mapping, which only the flow holds strongly.
   @usableFromInline let route: (any AnyObject & Sendable)?
+  /// For a mounted child's layer: its place among the child's layers that get states, through
+  /// which the flow hands the child's state to a run of them at once.
+  @usableFromInline let member: MountGroupMember<GlobalState>?
 
   @inlinable
   init(
     deliver: (@Sendable (GlobalState) -> Void)?, start: @escaping @Sendable () -> Void,
-    route: (any AnyObject & Sendable)?
+    route: (any AnyObject & Sendable)?, member: MountGroupMember<GlobalState>? = nil
   ) {
     self.deliver = deliver
     self.start = start
     self.route = route
+    self.member = member
   }
 }
 

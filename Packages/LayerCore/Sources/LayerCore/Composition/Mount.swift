@@ -26,9 +26,10 @@ extension Layer {
   func pullback<ParentState: Sendable, ParentEvent: Sendable>(
     at child: @escaping @Sendable (UnsafePointer<ParentState>) -> UnsafePointer<GlobalState>?,
     state: @escaping @Sendable (ParentState) -> GlobalState?,
-    event: @escaping @Sendable (GlobalEvent) -> ParentEvent
+    event: @escaping @Sendable (GlobalEvent) -> ParentEvent,
+    grouping group: MountGrouping<ParentState, GlobalState>? = nil
   ) -> Layer<ParentState, ParentEvent> {
-    lifted(state: state, event: event) { parent, deliver in
+    lifted(state: state, event: event, group: group) { parent, deliver in
       withUnsafePointer(to: parent) { parent in
         guard let childState = child(parent) else { return }
         deliver(childState.pointee)
@@ -36,12 +37,31 @@ extension Layer {
     }
   }
 
+  /// ``pullback(state:event:)`` for one of a mounted child's layers: the flow hands the child's
+  /// state to it through the group `token` names (see ``MountGroup``), which reads the child's
+  /// state once for all of the child's layers, at `address` when it is stored there.
+  @inlinable
+  func pullback<ParentState: Sendable, ParentEvent: Sendable>(
+    grouping group: MountGrouping<ParentState, GlobalState>,
+    at address: (@Sendable (UnsafePointer<ParentState>) -> UnsafePointer<GlobalState>?)?,
+    state: @escaping @Sendable (ParentState) -> GlobalState?,
+    event: @escaping @Sendable (GlobalEvent) -> ParentEvent
+  ) -> Layer<ParentState, ParentEvent> {
+    if let address { return pullback(at: address, state: state, event: event, grouping: group) }
+    return lifted(state: state, event: event, group: group) { parent, deliver in
+      guard let childState = state(parent) else { return }
+      deliver(childState)
+    }
+  }
+
   /// This layer in the parent core, delivering through `deliverChild`, which calls its second
-  /// argument with the child's state in the parent's (or does nothing while there is none).
+  /// argument with the child's state in the parent's (or does nothing while there is none);
+  /// with a `group`, also a member of that group's ``MountGroup`` in the flow.
   @inlinable
   func lifted<ParentState: Sendable, ParentEvent: Sendable>(
     state: @escaping @Sendable (ParentState) -> GlobalState?,
     event: @escaping @Sendable (GlobalEvent) -> ParentEvent,
+    group: MountGrouping<ParentState, GlobalState>? = nil,
     deliverChild: @escaping @Sendable (ParentState, (GlobalState) -> Void) -> Void
   ) -> Layer<ParentState, ParentEvent> {
     let build = self.build
@@ -51,13 +71,17 @@ extension Layer {
       let child = build(
         LayerWiring<GlobalEvent>(
           receive: { childEvent, run in receive(event(childEvent), run) },
-          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState))
+          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState,
+          groups: wiring.groups))
       guard let deliver = child.deliver else {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }
+      let member = group.map {
+        wiring.groups.group(for: $0.token, make: $0.make).member(adding: deliver)
+      }
       return LayerNode(
         deliver: { parent in deliverChild(parent, deliver) }, start: child.start,
-        route: child.route)
+        route: child.route, member: member)
     }
   }
 
@@ -141,13 +165,13 @@ public struct Mounted<Child: Core, ParentState: Sendable, ParentEvent: Sendable>
     } else {
       address = nil
     }
+    // The child's layers get its state through one group per flow (see `MountGroup`), made
+    // here, where the types are known.
+    let group = MountGrouping(token: MountToken()) {
+      MountGroup<ParentState, Child.State>(address: address, state: state)
+    }
     return child.layers.enumerated().map { index, layer in
-      var lifted =
-        if let address {
-          layer.pullback(at: address, state: state, event: embed)
-        } else {
-          layer.pullback(state: state, event: embed)
-        }
+      var lifted = layer.pullback(grouping: group, at: address, state: state, event: embed)
       // Named as the parent names the child: a grandchild's layers take the child's name here.
       lifted.mount = LayerMount(path: name, index: index)
       return lifted
