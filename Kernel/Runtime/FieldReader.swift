@@ -26,6 +26,18 @@ package final class FieldReader<Root, Value>: Sendable {
     guard let offset else { return root[keyPath: path] }
     return InlineField.read(root, at: offset)
   }
+
+  /// Calls `body` with the address of the value at the key path in `root`: where it is stored
+  /// in `root` when it is, so that it is not copied out (a copy retains everything it holds).
+  @inlinable
+  package func withAddress<Result>(
+    in root: Root, _ body: (UnsafePointer<Value>) throws -> Result
+  ) rethrows -> Result {
+    guard let offset else { return try withUnsafePointer(to: root[keyPath: path], body) }
+    return try withUnsafePointer(to: root) {
+      try body(UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self))
+    }
+  }
 }
 
 /// Reads and changes the value at a writable key path, by its offset when the key path names

@@ -101,6 +101,9 @@ public enum ComonadicCounter {
   }
 
   // side-by-side: counter wiring
+  // Inlined where a parent calls it with a handle it made, which this render does not use:
+  // the compiler then makes no such handle (an allocation for each render of the parent).
+  @inline(__always)
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (Input) -> Void
   ) -> CounterView {

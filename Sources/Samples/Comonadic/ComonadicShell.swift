@@ -71,33 +71,38 @@ public enum ComonadicShell {
         .read { $0.lapCounted ? counterSave($0) : [] },
       ]
     case .resetAll:
-      // H5: the children's resets as one action; their work cancelled first.
-      [
-        ComonadicStopwatch.cancelTimer.widen(
-          transformEnvironment: \ShellEnvironment.stopwatch, transformState: \State.stopwatch)
-      ]
-        + ComonadicWeather.cancelAll.map {
-          $0.widen(
-            transformEnvironment: \ShellEnvironment.weather, transformState: \State.weather)
-        }
-        + [
-          .action(
-            ComonadicCounter.apply(.reset).widen(\State.counter)
-              .followed(by: ComonadicStopwatch.cleared.widen(\State.stopwatch))
-              .followed(by: ComonadicWeather.cleared.widen(\State.weather))),
-          .read(counterSave),
-        ]
+      resetAll
     case .counter, .stopwatch, .weather:
       []
     }
   }
 
+  /// H5: the children's resets as one action; their work cancelled first. The same steps
+  /// every time, so widened once.
+  static let resetAll: [Step] =
+    [
+      ComonadicStopwatch.cancelTimer.widen(
+        transformEnvironment: \ShellEnvironment.stopwatch, transformState: \State.stopwatch)
+    ]
+    + ComonadicWeather.cancelAll.map {
+      $0.widen(transformEnvironment: \ShellEnvironment.weather, transformState: \State.weather)
+    }
+    + [
+      .action(
+        ComonadicCounter.apply(.reset).widen(\State.counter)
+          .followed(by: ComonadicStopwatch.cleared.widen(\State.stopwatch))
+          .followed(by: ComonadicWeather.cleared.widen(\State.weather))),
+      .read(counterSave),
+    ]
+
   /// The counter's own save steps, for a count the shell changed on its behalf.
   @Sendable static func counterSave(_ state: State) -> [Step] {
-    ComonadicCounter.saveSteps(state.counter).map {
-      $0.widen(transformEnvironment: \ShellEnvironment.counter, transformState: \State.counter)
-    }
+    ComonadicCounter.saveSteps(state.counter).map(onCounter)
   }
+
+  /// A counter's step as the shell's.
+  static let onCounter = StateEffect<CounterEnvironment, ComonadicCounter.State>.widening(
+    transformEnvironment: \ShellEnvironment.counter, transformState: \State.counter)
 
   // side-by-side: shell wiring
   public static func render(

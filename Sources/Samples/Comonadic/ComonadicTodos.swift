@@ -224,7 +224,8 @@ extension ComonadicTodos.State {
     logLine = nil
     listToSave = nil
     guard isLoaded, change(intent) else { return }
-    guard saving == nil else {
+    // Matched, not compared (`saving == nil` compares a copy: the list is `Equatable`).
+    guard case .none = saving else {
       changedWhileSaving = true
       return
     }

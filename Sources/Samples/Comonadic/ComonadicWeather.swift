@@ -149,6 +149,9 @@ public enum ComonadicWeather {
   }
 
   // side-by-side: weather wiring
+  // Inlined where a parent calls it with a handle it made, which this render does not use:
+  // the compiler then makes no such handle (an allocation for each render of the parent).
+  @inline(__always)
   public static func render(
     _ state: State, _ handle: @escaping @Sendable (WeatherIntent) -> Void
   ) -> WeatherView {

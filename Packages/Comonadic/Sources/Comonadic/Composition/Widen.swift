@@ -64,7 +64,7 @@ extension Dispatcher {
   ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
   where Action == State<Focus, Void> {
     let plan = plan
-    let list = AnyWorkID(transformState)
+    let list = AnyWorkID(PartScope(transformState))
     // Made once, not with each input's lift.
     let rows = FieldReader(transformState)
     let departures = Departures<BigState> { whole, scope in
@@ -98,10 +98,31 @@ extension Effect {
     transformState: WritableKeyPath<BigState, Focus> & Sendable
   ) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
   where Action == State<Focus, Void> {
-    Lift(
+    Self.widening(transformEnvironment: transformEnvironment, transformState: transformState)(
+      self)
+  }
+
+  /// ``widen(transformEnvironment:transformState:)`` as a function, made once for any number
+  /// of steps: for a parent that widens a child's steps again and again (the shell runs the
+  /// counter's save steps after each change it makes to the count). Keep it in a `static let`:
+  /// what every widening works out from the key path (where the part is stored, its work ids)
+  /// is then worked out once.
+  ///
+  /// ```swift
+  /// static let onCounter = CounterStep.widening(
+  ///   transformEnvironment: \ShellEnvironment.counter, transformState: \ShellState.counter)
+  /// ComonadicCounter.saveSteps(state.counter).map(onCounter)
+  /// ```
+  @inlinable
+  public static func widening<BigEnvironment: Sendable, BigState: Sendable>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    transformState: WritableKeyPath<BigState, Focus> & Sendable
+  ) -> @Sendable (Effect) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
+  where Action == State<Focus, Void> {
+    let lift = Lift(
       environment: transformEnvironment, path: transformState,
-      field: FieldReader(transformState)
-    ).effect(self)
+      field: FieldReader(transformState))
+    return { lift.effect($0) }
   }
 }
 
@@ -169,6 +190,30 @@ package struct ScopedWorkID: Hashable, Sendable {
   static func scope(of id: AnyWorkID) -> [AnyWorkID]? { id.value(as: ScopedWorkID.self)?.scope }
 }
 
+/// The scope of a part: its key path in the whole, hashed once. Hashing a key path walks its
+/// components (some hundreds of instructions), and run keys under a part are hashed for every
+/// piece of work the part starts, finishes or cancels.
+@usableFromInline
+struct PartScope: Hashable, @unchecked Sendable {
+  // @unchecked: a key path is immutable.
+  @usableFromInline let path: AnyKeyPath
+  @usableFromInline let hash: Int
+
+  @inlinable
+  init(_ path: AnyKeyPath) {
+    self.path = path
+    hash = path.hashValue
+  }
+
+  @inlinable
+  static func == (lhs: PartScope, rhs: PartScope) -> Bool {
+    lhs.hash == rhs.hash && lhs.path == rhs.path
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 /// The scope of one element of a lifted list.
 @usableFromInline
 struct Element<ID: Hashable & Sendable>: Hashable, Sendable {
@@ -217,8 +262,11 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   ) {
     self.environment = environment
     focus = { field($0) }
-    action = { $0.widen(path) }
-    scope = AnyWorkID(path)
+    // Through the part's offset in the whole where it has one, worked out here once: a key
+    // path's projection (`$0[keyPath:]`) runs through the key path's components every time.
+    let part = WritableField(path)
+    action = { action in .mutate { part.modify(&$0) { action.apply(to: &$0) } } }
+    scope = AnyWorkID(PartScope(path))
     isElement = false
   }
 
@@ -275,6 +323,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
         if let part = focus(state) { body(environment(whole), part) }
       }
     case .call(let body):
+      // A part that is always there (not an element of a list): no state to read (and copy).
+      guard isElement else { return Big(.call { whole in body(environment(whole)) }) }
       // The state is read only to know the part is there.
       lifted = .perform { whole, state in
         if focus(state) != nil { body(environment(whole)) }
@@ -288,6 +338,13 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
             return lift(await operation(environment(whole), part))
           }))
     case .task(let id, let whenRunning, .blind(let operation)):
+      guard isElement else {
+        // A part that is always there: no state to read (and copy) when the work starts.
+        return Big(
+          .task(
+            scoped(id), whenRunning,
+            .blind { whole in lift(await operation(environment(whole))) }))
+      }
       // The state is read only to know the part is there.
       lifted = Big(
         .task(

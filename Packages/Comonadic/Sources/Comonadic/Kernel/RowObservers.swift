@@ -141,6 +141,13 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
   ///   slot it was in before, without hashing its id, unless the list was laid out again.
   @inlinable
   package func follow(_ list: IdentifiedList<ID, Row>) {
+    withUnsafePointer(to: list) { follow(at: $0) }
+  }
+
+  /// ``follow(_:)`` for the list at `address`: for a runtime that has the list only inside a
+  /// bigger state, which it would copy (retaining everything it holds) to hand the list over.
+  @inlinable
+  package func follow(at address: UnsafePointer<IdentifiedList<ID, Row>>) {
     // The first call kept apart: the usual step changes one observed row, or none, and then
     // this allocates nothing.
     let (first, rest) = registry.withLock { registry -> (Call?, [Call]) in
@@ -151,13 +158,13 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       // Since the list the observers saw: nothing changed; one row changed in place or left
       // (only its observers look); rows added (only observers of rows not in the list look);
       // or anything (every observer looks).
-      let change = list.change(since: registry.stamp)
-      registry.stamp = list.stamp
+      let change = address.pointee.change(since: registry.stamp)
+      registry.stamp = address.pointee.stamp
       // Looks at observer `index`: calls it (later) if its row differs from its last.
       func look(at index: Int) {
         // The last row compared where it is kept, not copied out.
         let changed = withUnsafePointer(to: &registry.lasts[index]) { last in
-          list.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
+          address.pointee.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
         }
         guard let row = changed else { return }
         registry.inList[index] = row != nil
@@ -177,7 +184,7 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       case .slot(let slot), .removed(let slot):
         // Only observers whose row was in that slot of this layout look (the others' rows are
         // in other slots, or were not in the list, and no row was added).
-        let layout = list.layout
+        let layout = address.pointee.layout
         let wasThere = { (hint: SlotHint) in hint.slot == slot && hint.layout == layout }
         var index = Self.index(in: registry.hints, from: 0, where: wasThere)
         while index < registry.hints.count {
@@ -288,7 +295,8 @@ package enum RowObserving {
     let hub = found as! RowObservers<ID, Row>
     let list = FieldReader(path)
     // The list's one subscriber, for as long as the runtime runs.
-    if isNew { _ = subscribe { hub.follow(list($0)) } }
+    // The list is looked at where it is in the state, not copied out of it.
+    if isNew { _ = subscribe { list.withAddress(in: $0) { hub.follow(at: $0) } } }
     let token = hub.add(id, observer)
     let joiner = JoinOnce<State> { hub.join(token, list($0)) }
     joiner.unsubscribe(with: subscribe(joiner.call))
