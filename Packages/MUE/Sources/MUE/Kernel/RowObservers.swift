@@ -164,7 +164,8 @@ package final class RowObservers<ID: Hashable & Sendable, Row: Equatable & Senda
       func look(at index: Int) {
         // The last row compared where it is kept, not copied out.
         let changed = withUnsafePointer(to: &registry.lasts[index]) { last in
-          address.pointee.element(id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
+          address.pointee.element(
+            id: registry.ids[index], ifChangedFrom: last, hint: &registry.hints[index])
         }
         guard let row = changed else { return }
         registry.inList[index] = row != nil
