@@ -237,7 +237,7 @@ final class FlowRuntime<C: Core>: Sendable {
       if mustDrain { drain() }
       return
     }
-    guard locked.pointee.reduce(core, event) else { return lock.unlock() }
+    guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
     claim.store(DrainClaim.draining, ordering: .relaxed)
@@ -245,7 +245,7 @@ final class FlowRuntime<C: Core>: Sendable {
     let entered = gate.enter()
     lock.unlock()
     if entered {
-      deliver(stored: &locked.pointee.state)
+      deliver(state)
       gate.leave()
     }
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
@@ -334,15 +334,6 @@ final class FlowRuntime<C: Core>: Sendable {
   @inlinable
   func deliver(_ state: C.State) { deliverAll(state) }
 
-  /// Hands the state the flow keeps to every layer, in order, where it is kept: outside the
-  /// lock and not copied (a copy retains everything the state holds, and releasing it releases
-  /// it all again). Only the caller that holds the drain claim reduces, so nothing changes the
-  /// state meanwhile; every other thread reads it under the lock, and an event a layer emits
-  /// waits in the queue. `inout` only so that it is passed by reference: a value read out of
-  /// memory for a call is copied first. The state is set (the reducer just set it).
-  @inlinable @inline(__always)
-  func deliver(stored state: inout C.State?) { deliverAll(state!) }
-
   /// Goes on with the drain on a task of the flow's own, on its executor.
   @usableFromInline
   func handOverDrain() {
@@ -386,14 +377,14 @@ final class FlowRuntime<C: Core>: Sendable {
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.
       case .event(let event, _):
-        guard locked.pointee.reduce(core, event) else {
+        guard let state = locked.pointee.reduce(core, event) else {
           lock.unlock()
           continue
         }
         let entered = gate.enter()
         lock.unlock()
         guard entered else { continue }
-        deliver(stored: &locked.pointee.state)
+        deliver(state)
         gate.leave()
       case .job(let job, _):
         let entered = gate.enter()

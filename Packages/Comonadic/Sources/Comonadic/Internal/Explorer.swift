@@ -107,41 +107,16 @@ where W.Action: Sendable, W.Focus: Sendable {
       return true
     }
     let changed = core.value.pointee.select(action)
+    let space = core.value.pointee.space
     let observers = core.value.pointee.subscribers
     core.unlock()
-    // The observers get the space where the explorer keeps it, outside the lock and not
-    // copied (a copy retains everything the state holds, and releasing it releases it all
-    // again). Only the caller that handles the queue, this one, changes the space; every
-    // other thread reads it under the lock, and an input an observer sends waits in the
-    // queue. Handed over `inout`: a value read out of memory for a call is copied first.
-    notify(observers, &core.value.pointee.space, changed: changed)
+    notify(observers, space, changed: changed)
     return true
-  }
-
-  /// `body` of the focus now, read where the space is kept, without the lock and not copied:
-  /// only for the caller that handles the queue, the only one that changes the space (see
-  /// ``apply(_:)``).
-  @inlinable @inline(__always)
-  func withFocus<Result>(_ body: (W.Focus) -> Result) -> Result {
-    Self.focus(of: &core.value.pointee.space, body)
-  }
-
-  /// `body` of `space`'s focus: `inout` only so that the space is passed by reference.
-  @inlinable @inline(__always)
-  static func focus<Result>(of space: inout W, _ body: (W.Focus) -> Result) -> Result {
-    body(space.focus)
   }
 
   /// Calls `observers` with `space`; none once stopped (a stop from inside an observer).
   @inlinable @inline(__always)
   func notify(_ observers: [Subscriber<W>], _ space: W, changed: Bool) {
-    observers.notifyEach(of: space, changed: changed) { gate.isStopped }
-  }
-
-  /// ``notify(_:_:changed:)`` with the space where it is kept: `inout` only so that it is
-  /// passed by reference, not copied; it is not changed.
-  @inlinable @inline(__always)
-  func notify(_ observers: [Subscriber<W>], _ space: inout W, changed: Bool) {
     observers.notifyEach(of: space, changed: changed) { gate.isStopped }
   }
 
@@ -172,9 +147,10 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .action(let action):
         guard apply(action) else { return }
       case .perform(let body):
-        // Nothing to copy out of the lock, so none taken: the gate says whether it stopped.
-        guard !gate.isStopped else { return }
-        withFocus { body(environment, $0) }
+        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
+          return
+        }
+        body(environment, focus)
       case .call(let body):
         // Nothing to copy out of the lock, so none taken: the gate says whether it stopped.
         guard !gate.isStopped else { return }
@@ -186,8 +162,10 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .cancel(let id):
         core.withLock { $0.remove(id) }?.cancel()
       case .read(let next):
-        guard !gate.isStopped else { return }
-        let following = withFocus(next)
+        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
+          return
+        }
+        let following = next(focus)
         // Most reads add nothing (no log line, no save): no new slice then.
         if !following.isEmpty { steps = following[...] + steps }
       }

@@ -46,16 +46,12 @@ struct FlowState<C: Core> {
     phase.isStopped || (!draining && !queue.hasNext && runs.finiteCount == 0)
   }
 
-  /// Reduces `event` on the state in place; returns whether the reducer set one (and the
-  /// layers get it).
+  /// Reduces `event` on the state in place; returns the new state if the reducer set one.
   @inlinable
-  mutating func reduce(_ core: C, _ event: C.Event) -> Bool {
+  mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {
     switch core.reduce(state: &state, event: event) {
-    case .skip: return false
-    // Matched, not compared with `nil`: for an `Equatable` state that compares a copy.
-    case .set:
-      if case .some = state { return true }
-      return false
+    case .skip: return nil
+    case .set: return state
     }
   }
 
