@@ -129,9 +129,15 @@ package final class TypedWorkID<ID: Hashable & Sendable>: WorkIDBox, @unchecked 
     super.init(hash: id.hashValue)
   }
 
+  /// Compares the boxes' classes, read from the boxes themselves: naming `TypedWorkID<ID>`
+  /// here, in code compiled for any `ID`, looks the class's metadata up (some hundreds of
+  /// instructions) for every comparison.
   @usableFromInline
   override func isEqual(to other: WorkIDBox) -> Bool {
-    other.typed(as: ID.self).map { $0.id == id } ?? false
+    guard ObjectIdentifier(type(of: other)) == ObjectIdentifier(type(of: self)) else {
+      return false
+    }
+    return unsafeDowncast(other, to: type(of: self)).id == id
   }
 
   @usableFromInline override var description: String { String(describing: id) }
