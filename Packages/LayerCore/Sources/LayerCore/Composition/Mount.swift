@@ -38,8 +38,8 @@ extension Layer {
   }
 
   /// ``pullback(state:event:)`` for one of a mounted child's layers: the flow hands the child's
-  /// state to it through the group `token` names (see ``MountGroup``), which reads the child's
-  /// state once for all of the child's layers, at `address` when it is stored there.
+  /// state to it through the ``MountGroup`` `group` makes (one per flow), which reads the
+  /// child's state once for all of the child's layers, at `address` when it is stored there.
   @inlinable
   func pullback<ParentState: Sendable, ParentEvent: Sendable>(
     grouping group: MountGrouping<ParentState, GlobalState>,
