@@ -24,4 +24,13 @@ struct NumberTextTests {
   func fahrenheitIsExactDecimal(_ celsius: Double, _ text: String) {
     #expect(WeatherApp.fahrenheitText(celsius: celsius) == text)
   }
+
+  @Test(arguments: [
+    (1, "1 item left"), (0, "0 items left"), (2, "2 items left"), (10, "10 items left"),
+    (9_999, "9999 items left"), (100_000, "100000 items left"), (-3, "-3 items left"),
+    (Int.max, "9223372036854775807 items left"), (Int.min, "-9223372036854775808 items left"),
+  ])
+  func itemsLeftIsPlainDigits(_ count: Int, _ text: String) {
+    #expect(TodosApp.itemsLeftText(count) == text)
+  }
 }

@@ -286,12 +286,19 @@ extension ComonadicTodos.State {
     }
   }
 
-  /// Runs the row's own action, widened onto row `id`, then does what the row asked of the
+  /// Runs the row's own action on row `id`, in place, then does what the row asked of the
   /// list (its removal); returns whether the list changed.
   private mutating func row(_ id: Int, _ input: TodoRowIntent) -> Bool {
-    guard let before = rows[id: id] else { return false }
-    ComonadicTodoRow.action(input).widen(\Self.rows, id: id).apply(to: &self)
-    guard let after = rows[id: id] else { return false }
+    // One lookup: the row as it was and as the action left it, from the one update.
+    guard
+      let (before, after) = rows.update(
+        id: id,
+        { row in
+          let before = row
+          ComonadicTodoRow.action(input).apply(to: &row)
+          return (before, row)
+        })
+    else { return false }
     if after.asksRemoval {
       rows.remove(id: id)
       if after.done { doneCount -= 1 }

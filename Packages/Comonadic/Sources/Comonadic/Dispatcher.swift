@@ -61,7 +61,12 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   public static func workflow(
     _ dispatch: @escaping @Sendable (Input) -> [Effect<Environment, Focus, Action>]
   ) -> Dispatcher {
-    Dispatcher { .steps(dispatch($0)) }
+    Dispatcher { input in
+      let steps = dispatch(input)
+      // A workflow of one action is that action: applied as a pure dispatcher's is.
+      if steps.count == 1, case .action(let action) = steps[0].kind { return .action(action) }
+      return .steps(steps)
+    }
   }
 
   /// A dispatcher that ignores every input: Bow Arch's `empty()`.

@@ -917,21 +917,40 @@ struct SlotTree<Element: Sendable>: Sendable {
       }
     }
 
+    /// Changes the element in `slot` below `root` (a node at `level`), copying the shared
+    /// nodes on the path first.
+    ///
+    /// A loop, not a recursion: specialized for a closure, a recursion passes what the closure
+    /// captured to every level, copying it (retaining a captured action or string) each time.
+    /// The path is walked unretained: each node on it is held by its parent, which made it
+    /// unique before it is entered.
     @inlinable
     static func modify<Result>(
-      _ node: inout Node, level: Int, slot: Int, _ change: (inout Element?) throws -> Result
+      _ root: inout Node, level: Int, slot: Int, _ change: (inout Element?) throws -> Result
     ) rethrows -> Result {
-      if !isKnownUniquelyReferenced(&node) {
-        node = node.copy()
+      if !isKnownUniquelyReferenced(&root) {
+        root = root.copy()
       }
-      if level == 0 {
+      var node = Unmanaged.passUnretained(root)
+      var level = level
+      while level > 0 {
+        let index = (slot >> (bits * level)) & (width - 1)
+        node = node._withUnsafeGuaranteedRef { parent in
+          if index == parent.children.count { parent.children.append(Node()) }
+          return parent.children.withUnsafeMutableBufferPointer { children in
+            if !isKnownUniquelyReferenced(&children[index]) {
+              children[index] = children[index].copy()
+            }
+            return Unmanaged.passUnretained(children[index])
+          }
+        }
+        level -= 1
+      }
+      return try node._withUnsafeGuaranteedRef { leaf in
         let index = slot & (width - 1)
-        if index == node.elements.count { node.elements.append(nil) }
-        return try change(&node.elements[index])
+        if index == leaf.elements.count { leaf.elements.append(nil) }
+        return try change(&leaf.elements[index])
       }
-      let index = (slot >> (bits * level)) & (width - 1)
-      if index == node.children.count { node.children.append(Node()) }
-      return try modify(&node.children[index], level: level - 1, slot: slot, change)
     }
 
     /// Hangs `leaf` below `node` (a branch at `level`) where `slot`, the first of a new leaf,
