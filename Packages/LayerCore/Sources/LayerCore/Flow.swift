@@ -105,7 +105,6 @@ final class FlowRuntime<C: Core>: Sendable {
       unsafeDowncast(flow, to: FlowRuntime<C>.self).receive(event, from: run)
     }
     let ids = MachineIDs()
-    let groups = MountGroups()
     let readState: @Sendable () -> Any? = {
       guard let flow = host.flow else { return nil }
       return unsafeDowncast(flow, to: FlowRuntime<C>.self).state.map { $0 as Any }
@@ -115,16 +114,14 @@ final class FlowRuntime<C: Core>: Sendable {
       guard let monitor else {
         return layer.build(
           LayerWiring(
-            receive: receive, host: host, ids: ids, tap: nil, readState: readState,
-            groups: groups))
+            receive: receive, host: host, ids: ids, tap: nil, readState: readState))
       }
       return layer.build(
         LayerWiring(
           receive: { event, run in
             monitor.emitted(index, event)
             receive(event, run)
-          }, host: host, ids: ids, tap: { monitor.received(index, $0) }, readState: readState,
-          groups: groups))
+          }, host: host, ids: ids, tap: { monitor.received(index, $0) }, readState: readState))
     }
     routes = layers.compactMap { $0.route }
     deliverAll = Self.chain(layers, gate: gate)
@@ -152,34 +149,37 @@ final class FlowRuntime<C: Core>: Sendable {
   @usableFromInline
   static func chain(_ layers: [LayerNode<C.State>], gate: StopGate) -> @Sendable (C.State) -> Void {
     var all: @Sendable (C.State) -> Void = { _ in }
-    let delivering = layers.filter { $0.deliver != nil }
-    var index = delivering.startIndex
-    while index < delivering.endIndex {
-      let earlier = all
-      if let first = delivering[index].member {
-        // The run of this group's members that follow each other, in layer order.
-        var last = first.index
-        index += 1
-        while index < delivering.endIndex, let next = delivering[index].member,
-          next.group === first.group, next.index == last + 1
-        {
-          last = next.index
-          index += 1
+    // One pass over the layers, each looked at once: a group's run of members that follow
+    // each other is held until a layer that is not its next member ends it.
+    var run: (first: MountGroupMember<C.State>, last: Int)?
+    func endRun() {
+      guard let (first, last) = run else { return }
+      run = nil
+      let (earlier, deliverRun, members) = (all, first.deliver, first.index..<last + 1)
+      all = { state in
+        earlier(state)
+        if !gate.isStopped { deliverRun(state, members, gate) }
+      }
+    }
+    for layer in layers {
+      guard let deliver = layer.deliver else { continue }
+      if let member = layer.member {
+        if let (first, last) = run, member.group === first.group, member.index == last + 1 {
+          run = (first, member.index)
+          continue
         }
-        let (deliverRun, members) = (first.deliver, first.index..<last + 1)
-        all = { state in
-          earlier(state)
-          if !gate.isStopped { deliverRun(state, members, gate) }
-        }
+        endRun()
+        run = (member, member.index)
         continue
       }
-      let deliver = delivering[index].deliver!
-      index += 1
+      endRun()
+      let earlier = all
       all = { state in
         earlier(state)
         if !gate.isStopped { deliver(state) }
       }
     }
+    endRun()
     return all
   }
 

@@ -375,21 +375,18 @@ struct LayerWiring<GlobalEvent> {
   /// The flow's state now (`nil` before the first), type-erased: inside a mounted core, the
   /// child's state in the parent's.
   @usableFromInline let readState: @Sendable () -> Any?
-  /// The flow's mounted children's delivery groups (see ``MountGroup``).
-  @usableFromInline let groups: MountGroups
 
   @inlinable
   init(
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
     ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
-    readState: @escaping @Sendable () -> Any?, groups: MountGroups
+    readState: @escaping @Sendable () -> Any?
   ) {
     self.receive = receive
     self.host = host
     self.ids = ids
     self.tap = tap
     self.readState = readState
-    self.groups = groups
   }
 
   /// The wiring for the layer's machine, whose outputs go to `sink`.

@@ -71,13 +71,12 @@ extension Layer {
       let child = build(
         LayerWiring<GlobalEvent>(
           receive: { childEvent, run in receive(event(childEvent), run) },
-          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState,
-          groups: wiring.groups))
+          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState))
       guard let deliver = child.deliver else {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }
       let member = group.map {
-        wiring.groups.group(for: $0.token, make: $0.make).member(adding: deliver)
+        wiring.host.mountGroups.group(for: $0.token, make: $0.make).member(adding: deliver)
       }
       return LayerNode(
         deliver: { parent in deliverChild(parent, deliver) }, start: child.start,

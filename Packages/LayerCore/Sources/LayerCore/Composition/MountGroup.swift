@@ -114,10 +114,11 @@ struct MountGroupMember<ParentState>: Sendable {
 }
 
 /// One flow's mount groups, by the `Mounted.layers` call whose layers they deliver to: each
-/// flow wires its own, so layers kept and started in two flows form a group in each.
+/// flow wires its own, so layers kept and started in two flows form a group in each. Kept in
+/// the flow's ``WeakHost``; a flow without mounted children never adds one (an empty
+/// dictionary allocates nothing).
 @usableFromInline
-final class MountGroups: @unchecked Sendable {
-  // @unchecked: used only while the flow is wired, by the code that makes the flow.
+struct MountGroups {
   @usableFromInline var groups: [ObjectIdentifier: (token: AnyObject, group: AnyObject)] = [:]
 
   @inlinable
@@ -125,7 +126,7 @@ final class MountGroups: @unchecked Sendable {
 
   /// The group of the layers `token` marks, made by `make` for the first of them.
   @inlinable
-  func group<Group: AnyObject>(for token: AnyObject, make: () -> Group) -> Group {
+  mutating func group<Group: AnyObject>(for token: AnyObject, make: () -> Group) -> Group {
     if let found = groups[ObjectIdentifier(token)] { return found.group as! Group }
     let made = make()
     groups[ObjectIdentifier(token)] = (token, made)

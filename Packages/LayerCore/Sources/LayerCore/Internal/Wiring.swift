@@ -85,9 +85,11 @@ final class MachineIDs: Sendable {
 @usableFromInline
 final class WeakHost: @unchecked Sendable {
   // @unchecked: `flow` and `calls` are set once, by the flow's initializer, before the flow is
-  // shared.
+  // shared; `mountGroups` is used only while the flow is wired, by the code that makes it.
   @exclusivity(unchecked) @usableFromInline weak var flow: AnyObject?
   @exclusivity(unchecked) @usableFromInline var calls: HostCalls?
+  /// The flow's mounted children's delivery groups (see ``MountGroup``).
+  @exclusivity(unchecked) @usableFromInline var mountGroups = MountGroups()
   @inlinable init() {}
 
   /// The flow, while it exists.
