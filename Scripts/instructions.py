@@ -14,9 +14,11 @@ asynchronous ones, whose work runs on other threads, are counted over the whole 
   Scripts/instructions.py --workload dispatch --check Benchmarks/InstructionTargets.json
   Scripts/instructions.py --repeat              # run everything twice; fail if counts differ by >0.1%
   Scripts/instructions.py --json out.json       # also write the numbers as JSON
+  Scripts/instructions.py --jobs 2              # two callgrind processes at a time
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -122,25 +124,36 @@ def contestants(binary):
     raise RuntimeError("`arch list` printed no contestants line")
 
 
-def measure(binary, workloads, names):
-    results = []
-    for workload in workloads:
+def measure(binary, workloads, names, jobs=1):
+    """Counts every (workload, contestant) pair, `jobs` callgrind processes at a time (counts
+    do not depend on what else runs); results and the progress lines keep the pairs' order."""
+    pairs = [(workload, contestant) for workload in workloads for contestant in names]
+
+    def one(pair):
+        workload, contestant = pair
         operations = OPERATIONS[workload]
-        for contestant in names:
-            try:
-                base = count(binary, workload, contestant, 0)
-            except RuntimeError as error:
-                if "has nothing" in str(error):
-                    continue
-                raise
-            full = count(binary, workload, contestant, operations)
-            results.append({
-                "workload": workload, "contestant": contestant, "operations": operations,
-                "instructions": (full[0] - base[0]) / operations,
-                "allocations": (full[1] - base[1]) / operations,
-            })
-            print(f"  {workload:18} {contestant:12} {results[-1]['instructions']:12.1f} instructions"
-                  f" {results[-1]['allocations']:8.2f} allocations", file=sys.stderr)
+        try:
+            base = count(binary, workload, contestant, 0)
+        except RuntimeError as error:
+            if "has nothing" in str(error):
+                return None
+            raise
+        full = count(binary, workload, contestant, operations)
+        return {
+            "workload": workload, "contestant": contestant, "operations": operations,
+            "instructions": (full[0] - base[0]) / operations,
+            "allocations": (full[1] - base[1]) / operations,
+        }
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for result in pool.map(one, pairs):
+            if result is None:
+                continue
+            results.append(result)
+            print(f"  {result['workload']:18} {result['contestant']:12} "
+                  f"{result['instructions']:12.1f} instructions"
+                  f" {result['allocations']:8.2f} allocations", file=sys.stderr)
     return results
 
 
@@ -161,6 +174,8 @@ def main():
     parser.add_argument("--repeat", action="store_true",
                         help="count everything twice; fail if any count differs by more than 0.1%%")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="callgrind processes at a time (default: 1)")
     arguments = parser.parse_args()
 
     binary = arguments.binary or build()
@@ -170,11 +185,11 @@ def main():
         parser.error(f"unknown workload(s) {', '.join(unknown)}; one of {', '.join(OPERATIONS)}")
     names = arguments.architecture.split(",") if arguments.architecture else contestants(binary)
 
-    results = measure(binary, workloads, names)
+    results = measure(binary, workloads, names, arguments.jobs)
     print(table(results))
     failed = False
     if arguments.repeat:
-        again = measure(binary, workloads, names)
+        again = measure(binary, workloads, names, arguments.jobs)
         for first, second in zip(results, again):
             for key in ("instructions", "allocations"):
                 a, b = first[key], second[key]
