@@ -9,8 +9,9 @@ import Testing
 @Suite struct ConsoleSessionTests {
   static let architectures = Catalog.architectures.map(\.name)
 
-  let directory = FileManager.default.temporaryDirectory
-    .appending(path: "ConsoleSessionTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+  /// Made by the tests that need it first; removed after each test.
+  let temporary = TemporaryDirectory(notMade: "ConsoleSessionTests")
+  var directory: URL { temporary.url }
 
   func counterScreens(
     _ keys: String, architecture name: String, storage url: URL

@@ -10,12 +10,12 @@ import Testing
 
 /// The counter's file storage against real files in a fresh temporary directory.
 @Suite struct FileCounterStorageTests {
-  let directory: URL
+  /// Removed, with the files a test made, after each test.
+  let temporary: TemporaryDirectory
+  var directory: URL { temporary.url }
 
   init() throws {
-    directory = FileManager.default.temporaryDirectory
-      .appending(path: "FileCounterStorageTests-\(UUID().uuidString)", directoryHint: .isDirectory)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    temporary = try TemporaryDirectory("FileCounterStorageTests")
   }
 
   func file(_ name: String = "counter.txt", containing text: String? = nil) throws -> URL {

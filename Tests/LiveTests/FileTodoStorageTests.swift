@@ -5,12 +5,12 @@ import Testing
 
 /// The todos' file storage against real files in a fresh temporary directory.
 @Suite struct FileTodoStorageTests {
-  let directory: URL
+  /// Removed, with the files a test made, after each test.
+  let temporary: TemporaryDirectory
+  var directory: URL { temporary.url }
 
   init() throws {
-    directory = FileManager.default.temporaryDirectory
-      .appending(path: "FileTodoStorageTests-\(UUID().uuidString)", directoryHint: .isDirectory)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    temporary = try TemporaryDirectory("FileTodoStorageTests")
   }
 
   func file(_ name: String = "todos.json", containing text: String? = nil) throws -> URL {
