@@ -150,7 +150,7 @@ final class CounterEffects: Sendable {
     let dropsResult = defects.contains(.losesStartupEvent)
     tasks.replace(
       .load,
-      with: Task(executorPreference: environment.executor) { [relay] in
+      with: startEffectTask(on: environment.executor) { [relay] in
         let message: BaselineCounter.Model.Message
         do { message = .loaded(try await storage.load()) } catch { message = .loadFailed }
         guard !Task.isCancelled, !dropsResult else { return }
@@ -158,7 +158,7 @@ final class CounterEffects: Sendable {
       })
     tasks.replace(
       .saves,
-      with: Task(executorPreference: environment.executor) {
+      with: startEffectTask(on: environment.executor) {
         [pendingSaves, environment, gate, defects] in
         for await count in pendingSaves {
           guard !Task.isCancelled else { return }

@@ -1,4 +1,5 @@
 import ArchitectureSpec
+import Kernel
 
 // side-by-side: stopwatch wiring
 /// The stopwatch in plain Swift: a value model, a serial message loop, and one timer task on
@@ -142,7 +143,7 @@ final class StopwatchEffects: Sendable {
     switch effect {
     case .startTimer(let id):
       let clock = environment.clock
-      let task = Task(executorPreference: environment.executor) { [weak relay] in
+      let task = startEffectTask(on: environment.executor) { [weak relay] in
         await tick(every: StopwatchApp.tickInterval, on: clock) {
           guard let relay else { return false }
           relay.send(.tick(timer: id))

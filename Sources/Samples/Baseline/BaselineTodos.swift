@@ -311,7 +311,7 @@ final class TodosEffects: Sendable {
     let storage = environment.storage
     tasks.replace(
       .load,
-      with: Task(executorPreference: environment.executor) { [weak relay] in
+      with: startEffectTask(on: environment.executor) { [weak relay] in
         let message: BaselineTodos.Model.Message
         do { message = .loaded(try await storage.loadTodos()) } catch { message = .loadFailed }
         guard !Task.isCancelled else { return }
@@ -328,7 +328,7 @@ final class TodosEffects: Sendable {
     // (mutants that do show up as overlapping saves in the trace).
     tasks.replace(
       .save,
-      with: Task(executorPreference: environment.executor) { [weak relay, gate] in
+      with: startEffectTask(on: environment.executor) { [weak relay, gate] in
         let succeeded: Bool
         do {
           try await gate.call(on: executor) { try await storage.saveTodos(list) }

@@ -1,4 +1,5 @@
 import ArchitectureSpec
+import Kernel
 
 // side-by-side: weather wiring
 /// The weather app in plain Swift: a value model, a serial message loop, and tasks for the
@@ -214,7 +215,7 @@ final class WeatherEffects: Sendable {
       let clock = environment.clock
       tasks.replace(
         .debounce,
-        with: Task(executorPreference: environment.executor) { [weak relay] in
+        with: startEffectTask(on: environment.executor) { [weak relay] in
           do { try await sleep(for: WeatherApp.debounce, on: clock) } catch { return }
           relay?.send(.debounced(term: term, id: id))
         })
@@ -226,7 +227,7 @@ final class WeatherEffects: Sendable {
     case .search(let term, let id):
       tasks.replace(
         .search,
-        with: Task(executorPreference: environment.executor) { [weak relay] in
+        with: startEffectTask(on: environment.executor) { [weak relay] in
           let result = await Result(catching: { try await service.search(term) })
           relay?.send(.searched(id: id, result))
         },
@@ -234,7 +235,7 @@ final class WeatherEffects: Sendable {
     case .forecast(let place, let id):
       tasks.replace(
         .forecast,
-        with: Task(executorPreference: environment.executor) { [weak relay] in
+        with: startEffectTask(on: environment.executor) { [weak relay] in
           let result = await Result(catching: { try await service.forecast(for: place) })
           relay?.send(.forecasted(id: id, result))
         })

@@ -419,8 +419,9 @@ final class HeldExecutor: TaskExecutor, @unchecked Sendable {
   }
 }
 
-@Suite struct SupersededBeforeItsTaskBegan {
-  /// A component whose work `n` records its call and, when cancelled, its cancellation.
+@Suite struct WorkBeginsWhenStarted {
+  /// A component whose work `n` records its call, waits for its executor once and then records
+  /// whether it was cancelled meanwhile.
   func component(calls: Recorder<String>, executor: HeldExecutor) -> TestComponent {
     StoreComponent(
       initialState: Model(), environment: (),
@@ -429,6 +430,7 @@ final class HeldExecutor: TaskExecutor, @unchecked Sendable {
         return [
           .task(id: "work") { _, _ in
             calls.append("call \(n)")
+            await Task.yield()  // goes on when the test runs the executor's jobs
             if Task.isCancelled { calls.append("cancelled \(n)") }
             return record("run \(n)")
           }
@@ -437,29 +439,31 @@ final class HeldExecutor: TaskExecutor, @unchecked Sendable {
       render: { model, _ in model })
   }
 
-  // R5: work superseded before its task began still reaches the environment, cancelled, and
-  // its result is dropped — whatever the order in which the tasks then begin.
-  @Test func supersededWorkIsStillCalledThenCancelled() async {
+  // Work begins when its step starts it, in order, before `send` returns, whatever its
+  // executor does; superseded afterwards, it is cancelled and its result dropped (R5).
+  @Test func workIsCalledInOrderThenTheSupersededOneCancelled() async {
     let calls = Recorder<String>()
     let executor = HeldExecutor()
     let component = component(calls: calls, executor: executor)
     component.send(.work(1))
-    component.send(.work(2))  // before run 1's task began
+    component.send(.work(2))
+    #expect(calls.all == ["call 1", "call 2"])
     #expect(executor.held == 2)
     executor.runAll()
     await component.idle()
-    #expect(calls.all == ["call 1", "cancelled 1", "call 2"])
+    #expect(calls.all == ["call 1", "call 2", "cancelled 1"])
     #expect(component.state.results == ["run 2"])
   }
 
-  // R6: after stop, work whose task had not begun is never called.
-  @Test func afterStopWorkWhoseTaskHadNotBegunIsNotCalled() async {
+  // R6: work that began before stop is cancelled by it, and its result is never applied.
+  @Test func afterStopBegunWorkIsCancelledAndItsResultDropped() async {
     let calls = Recorder<String>()
     let executor = HeldExecutor()
     let component = component(calls: calls, executor: executor)
     component.send(.work(1))
     component.stop()
     executor.runAll()
-    #expect(calls.all == [])
+    #expect(calls.all == ["call 1", "cancelled 1"])
+    #expect(component.state.results == [])
   }
 }

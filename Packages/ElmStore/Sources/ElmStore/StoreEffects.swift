@@ -57,7 +57,7 @@ extension StoreRuntime: EffectHost {
     let send = Send(
       host: self, deliver: calls.deliver, origin: run, gate: gate, executor: executor)
     let (workGate, executor) = (gate, executor)
-    let task = Task(executorPreference: executor) { [weak self] in
+    let task = startEffectTask(on: executor) { [weak self] in
       do {
         // The store's gate is the run's: `WhileRunning` work never begins after stop (R6).
         try await workGate.scoping(executor: executor) { try await operation(send) }

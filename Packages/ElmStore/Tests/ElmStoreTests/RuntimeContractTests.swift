@@ -70,6 +70,25 @@ func countUp(_ state: inout Tally, _ action: Counting) {
     #expect(outOfOrder.load(ordering: .relaxed) == 0)
   }
 
+  // The work of one processed action starts before that of the next, on the global executor
+  // too: each run's operation is entered when the effect starts it, not when a thread picks
+  // its task up.
+  @Test func workIsEnteredInTheOrderItWasStarted() async {
+    let calls = Recorder<Int>()
+    let effect = Effect<Tally, Counting> { _, action, dispatch in
+      guard case .chain(let n) = action else { return }
+      dispatch.run { send in
+        calls.append(n)
+        send(.result("run \(n)"))
+      }
+    }
+    let store = Store(state: Tally(), update: countUp, effect: effect)
+    for n in 1...200 { store.dispatch(.chain(n)) }
+    #expect(calls.all == Array(1...200))
+    await store.idle()
+    #expect(store.state.results == (1...200).map { "run \($0)" })
+  }
+
   @Test func aSupersededResultIsNeverAppliedEvenWhenItsEffectIgnoresCancellation() async {
     let first = Gate()
     let second = Gate()

@@ -560,7 +560,7 @@ where
     // The task holds the program weakly: only the sender inside `operation` refers to it. The
     // program's gate is the work's: `WhileRunning` work never begins after stop (R6).
     let (workGate, executor) = (gate, executor)
-    let task = Task(executorPreference: executor) { [weak self] in
+    let task = startEffectTask(on: executor) { [weak self] in
       await workGate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }

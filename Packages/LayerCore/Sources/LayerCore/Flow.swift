@@ -431,7 +431,7 @@ final class FlowRuntime<C: Core>: Sendable {
     // The task holds the flow weakly: only the callback inside `operation` refers to it. The
     // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
     let (workGate, executor) = (gate, executor)
-    let task = Task(executorPreference: executor) { [weak self] in
+    let task = startEffectTask(on: executor) { [weak self] in
       await workGate.scoping(executor: executor) { await operation(run) }
       self?.finish(run)
     }

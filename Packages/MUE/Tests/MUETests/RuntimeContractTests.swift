@@ -19,6 +19,18 @@ import Testing
     #expect(loop.state.results == [7, 1])
   }
 
+  // The effects of one processed event start before those of the next, on the global executor
+  // too: each handler is entered when its effect starts, not when a thread picks its task up.
+  @Test func effectsReachTheHandlerInTheOrderTheyWereStarted() async {
+    let effects = TallyEffects()
+    let loop = makeLoop(effects: effects)
+    loop.start()
+    for value in 1...200 { loop.send(.echo(value)) }
+    #expect(effects.calls.all == (1...200).map { "echo(\($0))" })
+    await loop.idle()
+    #expect(loop.state.results == Array(1...200))
+  }
+
   // R2
   @Test func oneHundredThousandChainedEventsRunQueuedNotNested() async {
     let loop = makeLoop()

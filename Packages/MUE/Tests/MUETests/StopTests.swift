@@ -80,7 +80,8 @@ import Testing
   @Test func releasingTheLoopWhileAnEffectDeliversDropsWhatIsQueued() async {
     let seen = Recorder<Int>()
     let released = Atomic(false)
-    let holder = Holder(makeLoop())
+    let effects = TallyEffects()
+    let holder = Holder(makeLoop(effects: effects))
     let runtime = holder.value!.runtime
     holder.value?.start()
     holder.value?.observe { state in
@@ -91,7 +92,10 @@ import Testing
       holder.value = nil
       released.store(true, ordering: .sequentiallyConsistent)
     }
-    holder.value?.send(.echo(7))
+    // An effect that suspends, so its result arrives on its own task, not the sender's.
+    holder.value?.send(.wait(7))
+    await eventually { effects.gate.waiting == 1 }
+    effects.gate.open()
     await eventually { released.load(ordering: .sequentiallyConsistent) }
     #expect(runtime.gate.isStopped)
     #expect(runtime.state.count == 0)

@@ -204,7 +204,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     rest: ArraySlice<Step>
   ) {
     let (environment, gate, executor, finish) = (environment, gate, executor, calls.finish)
-    let task = Task(executorPreference: executor) { [weak self] in
+    let task = startEffectTask(on: executor) { [weak self] in
       // Work a later step superseded before its task began still runs, cancelled: the
       // environment sees the call and its cancellation (R5), whenever the task starts. Only a
       // stopped (or released) runtime starts nothing more (R6). The runtime's gate is the
@@ -245,7 +245,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     superseded?.cancel()
     let send = Send(host: self, deliver: calls.deliver, run: run)
     let (environment, gate, executor) = (environment, gate, executor)
-    let task = Task(executorPreference: executor) { [weak self] in
+    let task = startEffectTask(on: executor) { [weak self] in
       // As for a task step: superseded before it began, it still runs, cancelled (R5).
       guard self?.hasStopped == false else { return }
       await gate.scoping(executor: executor) { await operation(environment, focus, send) }

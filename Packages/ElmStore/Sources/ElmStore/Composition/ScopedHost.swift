@@ -137,7 +137,7 @@ final class ClosureHost<Action: Sendable>: EffectHost {
     guard let (run, superseded) = started else { return }
     superseded?.task?.cancel()
     let send = Send(host: self, origin: run)
-    let task = Task(executorPreference: executor) {
+    let task = startEffectTask(on: executor) {
       do {
         try await operation(send)
       } catch is CancellationError {
