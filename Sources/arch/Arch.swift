@@ -33,6 +33,8 @@ enum Arch {
       --programs N        random programs per app and architecture (default: 200)
       --repeat N          run every scenario N times; count the runs that diverge (default: 1)
       --timeout SECONDS   a scenario that runs longer fails as hung (default: 300)
+      --stress-tries N    tries of the stop-and-release race probe per app (R6), half stopped,
+                          half released; 0 skips it (default: \(Conformance.Options.defaultStressTries))
       --format F          text or json (default: text)
       --in-process        run here, not one child process per architecture
 

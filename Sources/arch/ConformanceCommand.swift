@@ -26,10 +26,15 @@ struct ConformanceCommand {
     let programs: Int = try arguments.number("--programs") ?? 200
     let repeats = try arguments.number("--repeat", as: Int.self) ?? 1
     let timeout = try arguments.number("--timeout", as: Int.self) ?? 300
+    let stressTries =
+      try arguments.number("--stress-tries", as: Int.self)
+      ?? Conformance.Options.defaultStressTries
+    guard stressTries >= 0 else { throw UsageError("--stress-tries must be 0 or more") }
     guard repeats >= 1 else { throw UsageError("--repeat must be at least 1") }
     guard timeout >= 1 else { throw UsageError("--timeout must be at least 1 second") }
     options = Conformance.Options(
-      programs: programs, seed: seed, repeats: repeats, timeLimit: .seconds(timeout))
+      programs: programs, seed: seed, repeats: repeats, timeLimit: .seconds(timeout),
+      stressTries: stressTries)
     json = try arguments.option("--format", oneOf: ["text", "json"]) == "json"
     inProcess = arguments.flag("--in-process")
     try arguments.finish()
@@ -80,6 +85,7 @@ struct ConformanceCommand {
       "conformance", "--in-process", "--format", "json", "--architecture", architecture.name,
       "--seed", "\(options.seed)", "--programs", "\(options.programs)",
       "--repeat", "\(options.repeats)", "--timeout", "\(options.timeLimit.components.seconds)",
+      "--stress-tries", "\(options.stressTries)",
     ]
     if apps.count == 1 { arguments += ["--app", apps[0]] }
     process.arguments = arguments

@@ -6,7 +6,8 @@ import Baseline
 import Kernel
 import Testing
 
-/// A small counter runtime of "your own": one lock, a queue, and tasks for the effects.
+/// A small counter runtime of "your own": one lock, a queue, one task that writes the saves in
+/// order (C5), and a ``RunGate`` so that nothing begins once `stop()` returned (R6).
 final class MyCounter: Sendable {
   private struct State {
     var count: Int?
@@ -20,17 +21,25 @@ final class MyCounter: Sendable {
   private let state = Lock(State())
   private let tasks = Lock<[Task<Void, Never>]>([])
   private let environment: CounterEnvironment
+  /// Observer calls, saves and log lines begin through the gate: before stop returns, or never.
+  private let gate = RunGate()
+  private let saves: AsyncStream<Int>.Continuation
+  private let pendingSaves: AsyncStream<Int>
 
-  init(environment: CounterEnvironment) { self.environment = environment }
+  init(environment: CounterEnvironment) {
+    self.environment = environment
+    (pendingSaves, saves) = AsyncStream.makeStream(of: Int.self)
+  }
 
-  deinit { for task in tasks.withLock({ $0 }) { task.cancel() } }
+  /// Released, it behaves as stopped.
+  deinit { stop() }
 
   var view: CounterView { state.withLock(\.view) }
 
   func start(observer: @escaping @Sendable (CounterView) -> Void) {
     state.withLock { $0.observer = observer }
-    observer(.loading)
-    let load = Task(executorPreference: environment.executor) { [weak self, environment] in
+    gate.ifRunning { observer(.loading) }
+    let load = Task(executorPreference: environment.executor) { [weak self, environment, gate] in
       var count = 0
       do {
         let stored = try await environment.storage.load()
@@ -38,19 +47,34 @@ final class MyCounter: Sendable {
         if let stored, CounterApp.validCounts.contains(stored) {
           count = stored
         } else if stored != nil {
-          environment.log.log(CounterApp.unreadableCountMessage)
+          gate.ifRunning { environment.log.log(CounterApp.unreadableCountMessage) }
         }
       } catch {
         guard !Task.isCancelled else { return }
-        environment.log.log(CounterApp.unreadableCountMessage)
+        gate.ifRunning { environment.log.log(CounterApp.unreadableCountMessage) }
       }
       let notify = self?.state.withLock { state in
         state.count = count
         return state.observer
       }
-      notify??(.ready(count: count))
+      gate.ifRunning { notify??(.ready(count: count)) }
     }
-    tasks.withLock { $0.append(load) }
+    // One writer: each save begins after the previous one ended and logged (C5).
+    let writer = Task(executorPreference: environment.executor) {
+      [pendingSaves, environment, gate] in
+      for await count in pendingSaves {
+        do {
+          try await gate.call(on: environment.executor) {
+            try await environment.storage.save(count)
+          }
+          gate.ifRunning { environment.log.log(CounterApp.savedMessage(count)) }
+        } catch {
+          guard !Task.isCancelled else { return }
+          gate.ifRunning { environment.log.log(CounterApp.saveFailedMessage) }
+        }
+      }
+    }
+    tasks.withLock { $0 += [load, writer] }
   }
 
   func send(_ intent: CounterIntent) {
@@ -62,16 +86,8 @@ final class MyCounter: Sendable {
     }
     guard drains else { return }
     while let (view, save, observer) = next() {
-      observer?(view)
-      let task = Task(executorPreference: environment.executor) { [environment] in
-        do {
-          try await environment.storage.save(save)
-          environment.log.log(CounterApp.savedMessage(save))
-        } catch {
-          environment.log.log(CounterApp.saveFailedMessage)
-        }
-      }
-      tasks.withLock { $0.append(task) }
+      gate.ifRunning { observer?(view) }
+      saves.yield(save)
     }
   }
 
@@ -99,6 +115,8 @@ final class MyCounter: Sendable {
       $0.isStopped = true
       $0.observer = nil
     }
+    gate.stop()
+    saves.finish()
     for task in tasks.withLock({ $0 }) { task.cancel() }
   }
 }

@@ -22,14 +22,25 @@ public enum Conformance {
     public var repeats: Int
     /// How long one run of one scenario may take in real time before it counts as hung.
     public var timeLimit: Duration
+    /// Tries of the stop-and-release race probe (``Stress``), half stopped, half released: what
+    /// began after `stop()` returned or after the last reference was dropped fails R6. 0 skips
+    /// it.
+    public var stressTries: Int
+
+    /// The race probe's tries unless a caller says otherwise: enough to catch, in at least 19
+    /// runs of 20, a runtime whose effects check "still running" and then save or log outside
+    /// anything `stop()` waits for (the project's mutant tests measure it).
+    public static let defaultStressTries = 12
 
     public init(
-      programs: Int = 0, seed: UInt64 = 1, repeats: Int = 1, timeLimit: Duration = .seconds(300)
+      programs: Int = 0, seed: UInt64 = 1, repeats: Int = 1, timeLimit: Duration = .seconds(300),
+      stressTries: Int = Options.defaultStressTries
     ) {
       self.programs = programs
       self.seed = seed
       self.repeats = max(1, repeats)
       self.timeLimit = timeLimit
+      self.stressTries = max(0, stressTries)
     }
   }
 
@@ -173,7 +184,48 @@ public enum Conformance {
         report.programFailures.append(failure)
       }
     }
+    if options.stressTries > 0,
+      let probe = await raceProbe(implementation, tries: options.stressTries, seed: options.seed)
+    {
+      report.raceProbe = probe
+      if let failure = raceFailure(probe) { report.failures.append(failure) }
+    }
     return report
+  }
+
+  /// The name under which the race probe's late events are reported.
+  public static let raceProbeName = "r6.stop-and-release-race"
+
+  /// Runs the stop-and-release race probe when `App` has a stress environment.
+  static func raceProbe<App: ConformanceApp>(
+    _ implementation: Implementation<App>, tries: Int, seed: UInt64
+  ) async -> Stress.Report? {
+    guard let stressApp = App.self as? any StressApp.Type else { return nil }
+    return await raceProbe(stressApp, implementation, tries: tries, seed: seed)
+  }
+
+  private static func raceProbe<Stressed: StressApp, App: ConformanceApp>(
+    _ app: Stressed.Type, _ implementation: Implementation<App>, tries: Int, seed: UInt64
+  ) async -> Stress.Report? {
+    guard let typed = implementation as? Implementation<Stressed> else { return nil }
+    return await Stress.run(typed, tries: tries, seed: seed)
+  }
+
+  /// The probe's late events as a failure of R6, with the examples it saw.
+  static func raceFailure(_ probe: Stress.Report) -> ConformanceFailure? {
+    guard !probe.isClean else { return nil }
+    let kinds = probe.triesWith.sorted { $0.key < $1.key }.map { kind, tries in
+      "\(kind) in \(tries) of \(probe.tries) tries"
+    }
+    let message =
+      "R6: stopped or released while two threads sent, the runtime began work afterwards: "
+      + kinds.joined(separator: ", ") + ". For example:\n"
+      + probe.examples.map { "  \($0)" }.joined(separator: "\n")
+      + "\nA save, a log or an observer call must begin inside something stop() waits for "
+      + "(RunGate, a lock, an actor), or not at all."
+    return ConformanceFailure(
+      architecture: probe.architecture, app: probe.app, scenario: raceProbeName, rules: [.r6],
+      message: message)
   }
 
   /// Runs every scenario and `programs` random programs (seeds `seed`, `seed + 1`, …).

@@ -72,6 +72,9 @@ public struct AppReport: Sendable, Hashable, Codable {
   public var divergingRuns: Int = 0
   /// Rules the architecture's driver, rather than the library, takes care of.
   public var rulesMetByGlue: [String] = []
+  /// The stop-and-release race probe (R6), unless it was skipped (`Options.stressTries` 0) or
+  /// the app has no stress environment. Its late events are also in ``failures``.
+  public var raceProbe: Stress.Report?
 
   public init(
     architecture: String, app: String, scenarios: Int, passed: Int,

@@ -111,7 +111,7 @@ private final class Run<App: ConformanceApp> {
         children: childViews.map {
           TraceEntry<App.View>.ChildViews(
             child: $0.child.description, views: $0.views.map(App.traceText(of:)))
-        }))
+        }, notifications: lastNotifications))
     guard let driver, !isStopped else { return }
     let view = await driver.view
     if let seen = observer.lastView, seen != view {
@@ -215,7 +215,8 @@ private final class Run<App: ConformanceApp> {
       if lastNotifications != expected {
         fail(
           index, step,
-          "expected \(expected) notification(s) of the root observer, got \(lastNotifications)")
+          "R10: expected \(expected) notification(s) of the root observer, got "
+            + "\(lastNotifications)")
       }
       return
     case .expectChildViews(let child, let expected):

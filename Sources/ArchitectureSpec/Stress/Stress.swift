@@ -15,6 +15,10 @@ import Synchronization
 ///   references; once both threads have returned, the moment is numbered. Anything that begins
 ///   after it is work after release, and a runtime still alive a moment later was not freed.
 ///
+/// Just before the moment, the probe is armed (``StressProbe/arm()``): saves, logs and observer
+/// calls then take up to ``StressProbe/holdLimit`` to begin, so a runtime that lets one begin
+/// outside what its `stop()` waits for is caught in most tries, not by luck.
+///
 /// Late events are looked for during a short grace period after the moment (``grace``):
 /// effects that would begin later than that go unseen.
 public enum Stress {
@@ -40,7 +44,7 @@ public enum Stress {
   public static let intentsPerThread = 60
 
   /// The result of every try of one app on one architecture.
-  public struct Report: Sendable, Codable {
+  public struct Report: Sendable, Hashable, Codable {
     public var architecture: String
     public var app: String
     public var tries: Int
@@ -110,9 +114,16 @@ public enum Stress {
     while senders.sentCount < endAfter, !senders.isDone {
       try? await Task.sleep(for: .microseconds(20))
     }
+    // Stop (or release) while a save, a log or an observer call is beginning, if one comes.
+    probe.arm()
+    let armed = ContinuousClock.now
+    while probe.heldCalls == 0, ContinuousClock.now - armed < .milliseconds(3) {
+      try? await Task.sleep(for: .microseconds(20))
+    }
     var late: [Late: [String]] = [:]
     switch ending {
     case .stop:
+      probe.beginEnding()
       await holder?.driver.stop()
       let moment = probe.mark()
       let viewAtStop = await holder?.driver.view
@@ -134,6 +145,7 @@ public enum Stress {
       }
       holder = nil
     case .release:
+      probe.beginEnding()
       holder = nil
       guard await senders.join() else { return [.stuckSend: ["a send did not return in 10 s"]] }
       let moment = probe.mark()

@@ -21,20 +21,81 @@ public final class StressProbe: Sendable {
 
   private let sequence = Atomic<Int>(0)
   private let events = Lock<[(number: Int, event: Event)]>([])
+  private let isArmed = Atomic<Bool>(false)
+  private let held = Atomic<Int>(0)
+  private let moment = Atomic<Int>(0)
+  /// When the try began to end the runtime, in nanoseconds after ``origin``; 0 before.
+  private let ending = Atomic<Int>(0)
+  private let origin = ContinuousClock.now
+
+  /// How long an armed call takes to begin at most (see ``arm()``), if the try is slow to end
+  /// the runtime.
+  public static let holdLimit: Duration = .milliseconds(20)
+  /// How long an armed call goes on holding once the try began to end the runtime: longer than
+  /// a `stop()` that does not wait for it takes to return.
+  public static let holdAfterEnding: Duration = .milliseconds(5)
+  /// How many calls an armed probe holds, at most: the first ones after it was armed. A try
+  /// whose threads keep sending would otherwise hold every observer call they make.
+  public static let maximumHeld = 4
 
   public init() {}
 
   /// Records that `event` began now and returns its number.
+  ///
+  /// An observer call of an armed probe takes its time to begin (see ``arm()``).
   @discardableResult
   public func record(_ event: Event) -> Int {
+    holdIfArmed()
     let number = sequence.add(1, ordering: .sequentiallyConsistent).newValue
     events.withLock { $0.append((number, event)) }
     return number
   }
 
+  /// Notes that the try is about to call `stop()` or drop the last reference.
+  public func beginEnding() {
+    ending.store(nanoseconds(ContinuousClock.now), ordering: .sequentiallyConsistent)
+  }
+
+  private func nanoseconds(_ instant: ContinuousClock.Instant) -> Int {
+    let (seconds, attoseconds) = (instant - origin).components
+    return max(1, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+  }
+
   /// Numbers a moment (stop returned, the last reference dropped) in the same sequence.
   public func mark() -> Int {
-    sequence.add(1, ordering: .sequentiallyConsistent).newValue
+    let number = sequence.add(1, ordering: .sequentiallyConsistent).newValue
+    moment.store(number, ordering: .sequentiallyConsistent)
+    return number
+  }
+
+  /// From now on, the first ``maximumHeld`` observer calls and calls that must never begin after
+  /// stop (a save, a log) take up to ``holdLimit`` to begin: it blocks its thread until the moment is marked
+  /// or the limit passes, and only then counts as begun.
+  ///
+  /// This is what makes the probe sharp. A runtime that keeps R6 begins such a call inside
+  /// something `stop()` waits for (a gate section, its lock, its actor), so the stop waits
+  /// while the call begins and the call is numbered before the moment. A runtime that checks
+  /// "still running" and then calls outside any of those lets `stop()` return in between: the
+  /// call held while `stop()` ran is numbered after the moment, in nearly every try, where an
+  /// unarmed window of a few instructions is hit in one try of hundreds.
+  public func arm() { isArmed.store(true, ordering: .sequentiallyConsistent) }
+
+  /// How many calls began since the probe was armed that it held, or would have held.
+  public var heldCalls: Int { held.load(ordering: .sequentiallyConsistent) }
+
+  private func holdIfArmed() {
+    guard isArmed.load(ordering: .relaxed),
+      held.add(1, ordering: .sequentiallyConsistent).oldValue < Self.maximumHeld
+    else { return }
+    let deadline = nanoseconds(ContinuousClock.now + Self.holdLimit)
+    let afterEnding = nanoseconds(origin + Self.holdAfterEnding) - 1
+    // Blocking on purpose: the call must not suspend, or a task-based gate would let go of it.
+    while moment.load(ordering: .sequentiallyConsistent) == 0 {
+      let now = nanoseconds(ContinuousClock.now)
+      let ended = ending.load(ordering: .sequentiallyConsistent)
+      if now >= deadline || (ended != 0 && now >= ended + afterEnding) { break }
+      usleep(20)
+    }
   }
 
   /// Every event numbered after `moment`.
@@ -48,6 +109,7 @@ public final class StressProbe: Sendable {
   /// `stop()` returned must see its task already cancelled. Read the other way round, a task
   /// preempted between the two steps looked uncancelled yet late (1 in about 15,000 shell tries).
   public func environment(_ name: String) {
+    if !Stress.cancellable.contains(name) { holdIfArmed() }
     let number = sequence.add(1, ordering: .sequentiallyConsistent).newValue
     let cancelled = Task.isCancelled
     events.withLock { $0.append((number, .environment(name, cancelled: cancelled))) }

@@ -27,18 +27,25 @@ public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable
   public var views: [View]
   /// The observed children that received views during the step, in the children's order.
   public var children: [ChildViews]
+  /// How many times the root observer was called during the step (R10: exactly once per
+  /// processed message that changed the view, so as many as ``views`` in a conforming run).
+  public var notifications: Int
 
   public init(
-    step: Int, action: String, calls: [String], views: [View], children: [ChildViews] = []
+    step: Int, action: String, calls: [String], views: [View], children: [ChildViews] = [],
+    notifications: Int? = nil
   ) {
     self.step = step
     self.action = action
     self.calls = calls
     self.views = views
     self.children = children
+    self.notifications = notifications ?? views.count
   }
 
-  private enum CodingKeys: String, CodingKey { case step, action, calls, views, children }
+  private enum CodingKeys: String, CodingKey {
+    case step, action, calls, views, children, notifications
+  }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,9 +54,13 @@ public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable
     calls = try container.decode([String].self, forKey: .calls)
     views = try container.decode([View].self, forKey: .views)
     children = try container.decodeIfPresent([ChildViews].self, forKey: .children) ?? []
+    notifications =
+      try container.decodeIfPresent(Int.self, forKey: .notifications) ?? views.count
   }
 
-  /// Apps without children write the entries they always wrote: no `children` key.
+  /// Apps without children write the entries they always wrote: no `children` key; a step whose
+  /// root notifications are one per distinct view (every conforming step) has no
+  /// `notifications` key.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(step, forKey: .step)
@@ -57,6 +68,9 @@ public struct TraceEntry<View: Codable & Hashable & Sendable>: Codable, Hashable
     try container.encode(calls, forKey: .calls)
     try container.encode(views, forKey: .views)
     if !children.isEmpty { try container.encode(children, forKey: .children) }
+    if notifications != views.count {
+      try container.encode(notifications, forKey: .notifications)
+    }
   }
 }
 
@@ -122,6 +136,12 @@ public struct Trace<View: Codable & Hashable & Sendable & CustomStringConvertibl
       }
       if actual.children != wanted.children {
         lines += describeChildDifference(expected: wanted.children, actual: actual.children)
+      }
+      if actual.notifications != wanted.notifications {
+        lines.append(
+          "  R10: the root observer was called \(actual.notifications) time(s), "
+            + "\(expectedName) \(wanted.notifications): it is called exactly when the view changed, "
+            + "never for a message that left it as it was")
       }
       return lines.joined(separator: "\n")
     }

@@ -162,16 +162,39 @@ final class CounterEffects: Sendable {
         [pendingSaves, environment, gate, defects] in
         for await count in pendingSaves {
           guard !Task.isCancelled else { return }
+          // Mutation point (tests only): every save on a task of its own, not waiting for the
+          // one before it to end.
+          if defects.contains(.overlapsSaves) {
+            _ = startEffectTask(on: environment.executor) {
+              do {
+                try await environment.storage.save(count)
+                gate.ifOpen { environment.log.log(CounterApp.savedMessage(count)) }
+              } catch {
+                gate.ifOpen { environment.log.log(CounterApp.saveFailedMessage) }
+              }
+            }
+            continue
+          }
           // Mutation point (tests only): the log written before the save.
           if defects.contains(.logsBeforeSaving) {
             gate.ifOpen { environment.log.log(CounterApp.savedMessage(count)) }
           }
           do {
-            try await gate.call(on: environment.executor) {
+            if defects.contains(.logsOutsideGate) {
+              // Mutation point (tests only): checked, then begun outside the gate.
+              guard !gate.isStopped else { return }
               try await environment.storage.save(count)
+            } else {
+              try await gate.call(on: environment.executor) {
+                try await environment.storage.save(count)
+              }
             }
             guard !Task.isCancelled else { return }
-            if !defects.contains(.logsBeforeSaving) {
+            if defects.contains(.logsOutsideGate) {
+              // Mutation point (tests only): checked, then written outside the gate.
+              guard !gate.isStopped else { return }
+              environment.log.log(CounterApp.savedMessage(count))
+            } else if !defects.contains(.logsBeforeSaving) {
               gate.ifOpen { environment.log.log(CounterApp.savedMessage(count)) }
             }
           } catch {

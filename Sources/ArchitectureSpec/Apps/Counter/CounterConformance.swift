@@ -28,6 +28,8 @@ public struct CounterFakes: AppFakes {
     log = LogRecorder(recorder: context.recorder)
   }
 
+  public func completeDueCalls() -> Bool { storage.completeDueSaves() }
+
   public func abandonPendingCalls() { storage.abandonPendingCalls() }
 }
 
@@ -37,11 +39,17 @@ public enum CounterFakeAction: Sendable, Hashable, CustomStringConvertible {
   case completeLoad(FakeStorage.LoadScript)
   /// Makes the next save fail.
   case failNextSave
+  /// Holds saves pending (`true`) or lets them end with their step again (`false`).
+  case holdSaves(Bool)
+  /// Ends the oldest pending save.
+  case answerSave(failing: Bool)
 
   public var description: String {
     switch self {
     case .completeLoad(let result): "load returns \(result)"
     case .failNextSave: "next save fails"
+    case .holdSaves(let holds): holds ? "hold saves" : "release saves"
+    case .answerSave(let failing): failing ? "the held save fails" : "the held save ends"
     }
   }
 
@@ -49,6 +57,8 @@ public enum CounterFakeAction: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .completeLoad(let result): fakes.storage.completeLoad(result)
     case .failNextSave: fakes.storage.failNextSave()
+    case .holdSaves(let holds): fakes.storage.holdSaves(holds)
+    case .answerSave(let failing): fakes.storage.answerSave(failing: failing)
     }
   }
 }
@@ -78,4 +88,12 @@ extension Step where App == CounterApp {
   }
   /// Makes the next save fail.
   public static var failNextSave: Step { .fake(.failNextSave) }
+  /// Holds saves pending until ``answerSave(failing:)`` ends them (C5).
+  public static var holdSaves: Step { .fake(.holdSaves(true)) }
+  /// Lets saves end with their step again; one held until now ends with this step.
+  public static var releaseSaves: Step { .fake(.holdSaves(false)) }
+  /// Ends the oldest held save, successfully or with an error.
+  public static func answerSave(failing: Bool = false) -> Step {
+    .fake(.answerSave(failing: failing))
+  }
 }

@@ -14,6 +14,7 @@ extension CounterApp {
           (5, .send(.increment)), (4, .send(.decrement)), (1, .send(.reset)),
           (1, .failNextSave), (1, .completeLoad(.value(Int.random(in: 0...3, using: &random)))),
           (1, .sendFromObserver(.increment, then: .decrement, times: 2)),
+          (1, .holdSaves), (1, .releaseSaves), (2, .answerSave()), (1, .answerSave(failing: true)),
         ]))
     }
     if random.pick([(5, false), (1, true)]) { steps.append(.stop) }
@@ -93,6 +94,34 @@ private let counterScenarios: [Scenario<CounterApp>] = [
     steps: [
       .send(.increment), .send(.decrement),
       .expectCalls([.load, .save(2), .log(saved(2)), .save(1), .log(saved(1))]),
+    ]),
+  Scenario(
+    "c5.change-while-save-held-waits", rules: [.c5], setup: CounterSetup(load: .value(1)),
+    steps: [
+      .holdSaves, .send(.increment), .expectView(.ready(count: 2)),
+      .expectCalls([.load, .save(2)]),
+      .send(.increment), .expectView(.ready(count: 3)), .expectCalls([]),
+      .answerSave(), .expectCalls([.log(saved(2)), .save(3)]),
+      .answerSave(), .expectCalls([.log(saved(3))]),
+    ]),
+  Scenario(
+    "c5.every-change-saved-in-order", rules: [.c5], setup: CounterSetup(load: .value(5)),
+    steps: [
+      .holdSaves, .send(.increment), .send(.decrement), .send(.decrement), .send(.reset),
+      .expectView(.ready(count: 0)), .expectCalls([.load, .save(6)]),
+      .answerSave(), .expectCalls([.log(saved(6)), .save(5)]),
+      .answerSave(), .expectCalls([.log(saved(5)), .save(4)]),
+      .answerSave(), .expectCalls([.log(saved(4)), .save(0)]),
+      .answerSave(), .expectCalls([.log(saved(0))]), .answerSave(), .expectCalls([]),
+    ]),
+  Scenario(
+    "c5.failed-held-save", rules: [.c5, .c6], setup: CounterSetup(load: .value(0)),
+    steps: [
+      .holdSaves, .send(.increment), .send(.increment), .expectCalls([.load, .save(1)]),
+      .answerSave(failing: true), .expectView(.ready(count: 2)),
+      .expectCalls([saveFailed, .save(2)]),
+      .releaseSaves, .expectCalls([.log(saved(2))]),
+      .send(.decrement), .expectCalls([.save(1), .log(saved(1))]),
     ]),
   Scenario(
     "c6.failed-save-keeps-count", rules: [.c6, .r9], setup: CounterSetup(load: .value(1)),

@@ -1,6 +1,7 @@
 import Kernel
 
-/// Counter storage whose `load` follows a script and whose saves can be made to fail.
+/// Counter storage whose `load` follows a script and whose saves can be made to fail, or held
+/// pending until the scenario ends them (C5: a change made while a save is held waits for it).
 public final class FakeStorage: CounterStorage {
   /// What `load()` does.
   public enum LoadScript: Sendable, Hashable, CustomStringConvertible {
@@ -24,12 +25,23 @@ public final class FakeStorage: CounterStorage {
   private let script: LoadScript
   private let recorder: CallRecorder
   private let loads: PendingCalls<Int?>
-  private let failingSaves = Lock(0)
+  private let saves: PendingCalls<Void>
+  private let state: Lock<SaveState>
 
-  public init(load script: LoadScript, recorder: CallRecorder, honorsCancellation: Bool = true) {
+  private struct SaveState {
+    var failing = 0
+    var holds = false
+  }
+
+  public init(
+    load script: LoadScript, recorder: CallRecorder, honorsCancellation: Bool = true,
+    holdsSaves: Bool = false
+  ) {
     self.script = script
     self.recorder = recorder
-    self.loads = PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
+    loads = PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
+    saves = PendingCalls(recorder: recorder, honorsCancellation: honorsCancellation)
+    state = Lock(SaveState(holds: holdsSaves))
   }
 
   public func load() async throws -> Int? {
@@ -45,19 +57,50 @@ public final class FakeStorage: CounterStorage {
     }
   }
 
+  /// Ends at once (failing if a failure was asked for), or, while saves are held, stays
+  /// pending until ``answerSave(failing:)`` ends it.
   public func save(_ count: Int) async throws {
-    recorder.record(.save(count))
-    let fails = failingSaves.withLock { failing in
-      guard failing > 0 else { return false }
-      failing -= 1
-      return true
+    if state.withLock({ $0.holds }) {
+      return try await saves.wait(for: .save(count))
     }
-    if fails { throw FakeFailure("disk full") }
+    recorder.record(.save(count))
+    if takeFailure() { throw FakeFailure("disk full") }
   }
 
-  /// Makes the next save throw.
+  private func takeFailure() -> Bool {
+    state.withLock { state in
+      guard state.failing > 0 else { return false }
+      state.failing -= 1
+      return true
+    }
+  }
+
+  /// Makes the next save that ends on its own throw.
   public func failNextSave() {
-    failingSaves.withLock { $0 += 1 }
+    state.withLock { $0.failing += 1 }
+  }
+
+  /// Whether saves stay pending until ``answerSave(failing:)`` ends them.
+  public func holdSaves(_ holds: Bool) { state.withLock { $0.holds = holds } }
+
+  /// Ends the oldest pending save.
+  ///
+  /// - Returns: Whether a save was pending.
+  @discardableResult
+  public func answerSave(failing: Bool) -> Bool {
+    saves.answer(failing ? .failure(FakeFailure("disk full")) : .success(())) { _ in true } != nil
+  }
+
+  /// Saves that are pending, oldest first.
+  public var pendingSaves: [EnvironmentCall] { saves.pending }
+
+  /// Unless saves are held, ends every pending save (held before, then let go): it succeeds,
+  /// or fails if a failure was asked for.
+  func completeDueSaves() -> Bool {
+    guard !state.withLock({ $0.holds }) else { return false }
+    var completed = false
+    while !saves.pending.isEmpty, answerSave(failing: takeFailure()) { completed = true }
+    return completed
   }
 
   /// Completes the pending load with `result`.
@@ -76,5 +119,8 @@ public final class FakeStorage: CounterStorage {
   /// Whether a load waits for an answer.
   public var isLoadPending: Bool { !loads.pending.isEmpty }
 
-  func abandonPendingCalls() { loads.abandonAll() }
+  func abandonPendingCalls() {
+    loads.abandonAll()
+    saves.abandonAll()
+  }
 }

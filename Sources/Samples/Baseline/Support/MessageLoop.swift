@@ -252,7 +252,10 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       var childCalls: [ChildCall]?
       if Model.hasChildren { childCalls = Self.childCalls(in: &state, defects: defects) }
       let view = state.model.view
-      guard view != state.lastView else { return Next(effect: effect, childCalls: childCalls) }
+      // Mutation point (tests only): the observer is called for every message.
+      guard view != state.lastView || defects.contains(.notifiesUnchangedViews) else {
+        return Next(effect: effect, childCalls: childCalls)
+      }
       state.lastView = view
       return Next(
         observer: state.observer, changedView: view, effect: effect, childCalls: childCalls)
@@ -319,7 +322,7 @@ package struct BaselineDefects: OptionSet, Sendable {
   package static let appliesStaleSearchResults = BaselineDefects(rawValue: 1 << 6)
   /// The counter logs before it saves.
   package static let logsBeforeSaving = BaselineDefects(rawValue: 1 << 7)
-  /// Todos: every change saves at once, while another save is in flight.
+  /// Todos and counter: every change saves at once, while another save is in flight.
   package static let overlapsSaves = BaselineDefects(rawValue: 1 << 8)
   /// Todos: a change made while a save was in flight is never saved.
   package static let dropsCoalescedSave = BaselineDefects(rawValue: 1 << 9)
@@ -335,4 +338,9 @@ package struct BaselineDefects: OptionSet, Sendable {
   package static let resetsChildByChild = BaselineDefects(rawValue: 1 << 14)
   /// Shell: the stopwatch ignores its ticks while its tab is hidden.
   package static let pausesHiddenTabs = BaselineDefects(rawValue: 1 << 15)
+  /// The observer is called after every processed message, also when the view did not change.
+  package static let notifiesUnchangedViews = BaselineDefects(rawValue: 1 << 16)
+  /// Counter: a save's log line checks "still running" and is then written outside the gate,
+  /// so a stop that returns in between does not keep it from beginning (R6).
+  package static let logsOutsideGate = BaselineDefects(rawValue: 1 << 17)
 }
