@@ -35,6 +35,9 @@ let package = Package(
     .library(name: "ArchitectureSpecTesting", targets: ["ArchitectureSpecTesting"]),
     // The benchmark workloads and every architecture's contestant, for `Benchmarks/`.
     .library(name: "ArchitectureWorkloads", targets: ["Workloads", "Samples"]),
+    // The `arch` command line as a library: an architecture of another package runs the same
+    // commands next to the five (`ArchitectureCommand.main(adding:)`).
+    .library(name: "ArchitectureCommands", targets: ["ArchitectureCommands"]),
     .executable(name: "arch", targets: ["arch"]),
   ],
   targets: architectureTargets + [
@@ -65,7 +68,7 @@ let package = Package(
     // The catalog of every architecture's samples and conformance drivers.
     .target(
       name: "Samples",
-      dependencies: ["ArchitectureSpec", "Baseline", "Workloads"]
+      dependencies: ["ArchitectureSpec", "Baseline", "Kernel", "Workloads"]
         + architectures.map { .target(name: "\($0)Samples") },
       path: "Sources/Samples/Catalog"
     ),
@@ -73,11 +76,13 @@ let package = Package(
     .target(name: "LiveEnvironment", dependencies: ["ArchitectureApps", "Kernel"]),
     // The samples as terminal screens: keys, scripts, raw mode, the interactive loop.
     .target(name: "Console", dependencies: ["ArchitectureApps", "Kernel"]),
-    .executableTarget(
-      name: "arch",
+    // The command line's commands, and the entry point for architectures of other packages.
+    .target(
+      name: "ArchitectureCommands",
       dependencies: [
         "ArchitectureSpec", "Console", "Kernel", "LiveEnvironment", "Samples", "Workloads",
       ]),
+    .executableTarget(name: "arch", dependencies: ["ArchitectureCommands"]),
     .testTarget(
       name: "ArchitectureSpecTests",
       dependencies: [

@@ -36,7 +36,7 @@ OPERATIONS = {
     "fanout.1": 100_000, "fanout.10": 20_000, "fanout.100": 2_000,
     "ticks": 2_000, "typing": 500, "roundtrip": 500, "lifecycle": 200,
     "ticks.laps.10": 2_000, "ticks.laps.1000": 2_000, "ticks.laps.10000": 2_000,
-    "shell.background-ticks": 2_000, "shell.reset-all": 200,
+    "shell.background-ticks": 2_000, "shell.reset-all": 200, "counter.increments": 500,
 }
 # The list workloads (Sources/Workloads/ListWorkloads.swift) at every size: operations that
 # visit every row run fewer times on larger lists; delete and clear need rows nobody observes.
@@ -50,7 +50,7 @@ for rows in (100, 1_000, 10_000, 100_000):
     OPERATIONS[f"todos.load.{rows}"] = max(2, min(20, 2_000 // rows))
 ASYNCHRONOUS = {
     "ticks", "typing", "roundtrip", "lifecycle", "ticks.laps.10", "ticks.laps.1000",
-    "ticks.laps.10000",
+    "ticks.laps.10000", "counter.increments",
 } | {name for name in OPERATIONS if name.startswith(("todos.", "shell."))}
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 

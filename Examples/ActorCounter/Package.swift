@@ -24,6 +24,14 @@ let package = Package(
         "ActorCounter",
         .product(name: "ArchitectureSpec", package: "swift-unidirectional-architectures"),
       ]),
+    // The project's command line with the actor counter added: `swift run actor-arch
+    // conformance --architecture actor-counter`, `stress`, `compare --quick`, `measure`.
+    .executableTarget(
+      name: "actor-arch",
+      dependencies: [
+        "ActorCounter",
+        .product(name: "ArchitectureCommands", package: "swift-unidirectional-architectures"),
+      ]),
     // The same check as Swift Testing tests, one per scenario.
     .testTarget(
       name: "ActorCounterTests",

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A trial runs entirely on one ``SettlingExecutor``, the thread the runtime's tasks run on,
 /// so instruction counts do not depend on how two threads happened to interleave.
-enum AppWorkloads {
+public enum AppWorkloads {
   /// Stopwatch ticks on the virtual clock, each observed.
   static let ticks = Workload(
     name: "ticks", app: StopwatchApp.name, operation: "tick", operations: 100_000
@@ -168,6 +168,39 @@ enum AppWorkloads {
             + "(\(growth / count) per cycle); a released runtime must be freed")
       }
       return Outcome(operations: count)
+    }
+  }
+
+  /// Increments of the counter app, each settled: the intent, the view, the save and its log
+  /// line. The one workload a contestant with only a counter runs; every architecture runs it.
+  static let counterIncrements = Workload(
+    name: "counter.increments", app: CounterApp.name, operation: "intent", operations: 10_000
+  ) { contestant, count in
+    guard let implementation = contestant.counter else { return nil }
+    let executor = SettlingExecutor.acquire()
+    let (session, before) = await onExecutor(executor) {
+      let session = await Session(implementation, executor: executor)
+      return (session, session.views)
+    }
+    return Trial {
+      await onExecutor(executor) {
+        for _ in 0..<count {
+          session.driver.send(.increment)
+          await session.settle()
+        }
+      }
+    } finish: { () throws(WorkloadFailure) -> Outcome in
+      let view = await onExecutor(executor) { await session.driver.view }
+      let notified = session.views - before
+      let saves = session.fakes.recorder.all.filter { if case .save = $0 { true } else { false } }
+      await onExecutor(executor) { await session.end() }
+      executor.release()
+      guard view == .ready(count: count), notified == count, saves.count == count else {
+        throw WorkloadFailure(
+          "counter.increments: \(count) increments showed \(view), notified the observer "
+            + "\(notified) time(s) and saved \(saves.count) time(s)")
+      }
+      return Outcome(operations: count, notifications: notified)
     }
   }
 

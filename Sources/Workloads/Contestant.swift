@@ -2,13 +2,16 @@ import ArchitectureSpec
 
 /// One thing the workloads measure: an architecture, the baseline, or the bare reducer.
 ///
-/// A contestant provides what it has: the bare reducer has only a ``tally`` subject; an
-/// architecture has all three apps as well.
+/// A contestant provides what it has: the bare reducer has only a ``tally`` subject; the
+/// architectures of this repository have every app as well; one of your own may have a counter
+/// alone. A workload runs for the contestants that have what it needs.
 public struct Contestant: Sendable {
   /// The name in reports: `baseline`, `bare`, `elm-store`, ….
   public var name: String
   /// Its runtime around the benchmark counter, for the synchronous workloads.
   public var tally: (any TallySubject.Type)?
+  /// Its counter app, for `counter.increments`.
+  public var counter: Implementation<CounterApp>?
   /// Its stopwatch, for `ticks` and `lifecycle`.
   public var stopwatch: Implementation<StopwatchApp>?
   /// Its weather app, for `typing` and `roundtrip`.
@@ -19,12 +22,14 @@ public struct Contestant: Sendable {
   public var shell: Implementation<ShellApp>?
 
   public init(
-    name: String, tally: (any TallySubject.Type)?, stopwatch: Implementation<StopwatchApp>? = nil,
+    name: String, tally: (any TallySubject.Type)?, counter: Implementation<CounterApp>? = nil,
+    stopwatch: Implementation<StopwatchApp>? = nil,
     weather: Implementation<WeatherApp>? = nil, todos: Implementation<TodosApp>? = nil,
     shell: Implementation<ShellApp>? = nil
   ) {
     self.name = name
     self.tally = tally
+    self.counter = counter
     self.stopwatch = stopwatch
     self.weather = weather
     self.todos = todos

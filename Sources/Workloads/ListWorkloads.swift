@@ -344,6 +344,37 @@ extension ListWorkloads {
   }
 }
 
+extension AppWorkloads {
+  /// What `count` started counters of `contestant` hold, each loaded and running, and the peak
+  /// while they start; `nil` when it has no counter or one did not become ready. Run it in a
+  /// process of its own (see ``ListWorkloads/memory(of:rows:)``).
+  public static func counterMemory(of contestant: Contestant, count: Int) async -> MemoryUse? {
+    guard let implementation = contestant.counter else { return nil }
+    let executor = SettlingExecutor.acquire()
+    defer { executor.release() }
+    let heapBefore = heap_bytes_in_use()
+    let residentBefore = ResidentMemory.resetPeak()
+    let (sessions, heapAfter, peak) = await onExecutor(executor) {
+      var sessions: [Session<CounterApp>] = []
+      for _ in 0..<count {
+        sessions.append(
+          await Session(implementation, executor: executor, setup: CounterSetup(load: .value(7))))
+      }
+      return (sessions, heap_bytes_in_use(), ResidentMemory.peak())
+    }
+    var ready = true
+    for session in sessions {
+      let view = await onExecutor(executor) { await session.driver.view }
+      ready = ready && view == .ready(count: 7)
+      await onExecutor(executor) { await session.end() }
+    }
+    guard ready else { return nil }
+    return MemoryUse(
+      contestant: contestant.name, rows: count, retainedBytes: heapAfter - heapBefore,
+      peakBytes: residentBefore.flatMap { before in peak.map { max(0, $0 - before) } })
+  }
+}
+
 /// The process's resident memory, from `/proc/self/status` (Linux).
 enum ResidentMemory {
   /// Resets the high-water mark to the current resident size and returns that size in bytes;

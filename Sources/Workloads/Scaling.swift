@@ -105,6 +105,8 @@ public struct Scaling: Sendable, Codable {
 /// Memory a contestant's todos app holds for a loaded list, measured in a process of its own.
 public struct MemoryUse: Sendable, Codable, Hashable {
   public var contestant: String
+  /// The rows of the loaded todos list, or, for the counter (`arch memory --app counter`), how
+  /// many counters were started and kept running.
   public var rows: Int
   /// Heap bytes in use after the load, with the runtime still running, minus before it was
   /// created (the stored records already existed).

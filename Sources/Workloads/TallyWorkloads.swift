@@ -90,7 +90,10 @@ enum TallyWorkloads {
     expectedNotifications: Int? = nil,
     body: @escaping @Sendable (any TallySubject, Int) -> TallyRun
   ) -> Workload {
-    Workload(name: name, app: CounterApp.name, operation: "intent", operations: operations) {
+    Workload(
+      name: name, app: CounterApp.name, operation: "intent", operations: operations,
+      runsTally: true
+    ) {
       contestant, count in
       guard let subjectType = contestant.tally else { return nil }
       let notifications = Atomic(0)

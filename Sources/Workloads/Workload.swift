@@ -5,7 +5,8 @@ import ArchitectureSpec
 public struct Workload: Sendable {
   /// The name, with dots: `dispatch`, `observe.100`, `state.size.1000`, ….
   public var name: String
-  /// The spec app whose conformance gates this workload: `counter`, `stopwatch` or `weather`.
+  /// The spec app whose conformance gates this workload: `counter`, `stopwatch`, `weather`,
+  /// `todos` or `shell`; the synchronous workloads (``runsTally``) are gated by `counter`.
   public var app: String
   /// What one operation is, for reports: "intent", "tick", "keystroke", ….
   public var operation: String
@@ -14,26 +15,31 @@ public struct Workload: Sendable {
   /// Prepares a run of `operations` operations for `contestant`, or returns `nil` when the
   /// contestant has nothing this workload can run.
   public var prepare: @Sendable (_ contestant: Contestant, _ operations: Int) async -> Trial?
+  /// Whether it runs the contestant's ``Contestant/tally`` rather than one of its apps.
+  public var runsTally: Bool
 
   public init(
-    name: String, app: String, operation: String, operations: Int,
+    name: String, app: String, operation: String, operations: Int, runsTally: Bool = false,
     prepare: @escaping @Sendable (Contestant, Int) async -> Trial?
   ) {
     self.name = name
     self.app = app
     self.operation = operation
     self.operations = operations
+    self.runsTally = runsTally
     self.prepare = prepare
   }
 
-  /// Whether `contestant` has the app this workload runs.
+  /// Whether `contestant` has what this workload runs: its tally subject, or the app.
   public func isApplicable(to contestant: Contestant) -> Bool {
-    switch app {
+    if runsTally { return contestant.tally != nil }
+    return switch app {
+    case CounterApp.name: contestant.counter != nil
     case StopwatchApp.name: contestant.stopwatch != nil
     case WeatherApp.name: contestant.weather != nil
     case TodosApp.name: contestant.todos != nil
     case ShellApp.name: contestant.shell != nil
-    default: contestant.tally != nil
+    default: false
     }
   }
 
@@ -49,6 +55,7 @@ public struct Workload: Sendable {
       AppWorkloads.ticks, AppWorkloads.ticksWithLaps(10), AppWorkloads.ticksWithLaps(1_000),
       AppWorkloads.ticksWithLaps(10_000),
       AppWorkloads.typing, AppWorkloads.roundtrip, AppWorkloads.lifecycle,
+      AppWorkloads.counterIncrements,
     ]
     + ListWorkloads.Operation.allCases.flatMap { operation in
       [100, 10_000].map { ListWorkloads.workload(operation, rows: $0) }

@@ -3,19 +3,27 @@ import Baseline
 import ComonadicSamples
 import ElmStoreSamples
 import IOLoopSamples
+import Kernel
 import LayerCoreSamples
 import MUESamples
 import Workloads
 
-/// One architecture's implementations of the spec's apps.
+/// One architecture's implementations of the spec's apps: one of the catalog's, or one of your
+/// own handed to ``ArchitectureCommand/main(adding:)``.
+///
+/// ```swift
+/// Architecture(name: "actor-counter", apps: [.init(Implementation<CounterApp>.actor)])
+/// ```
 public struct Architecture: Sendable {
+  /// The name commands take (`--architecture NAME`) and reports show.
   public var name: String
   /// Its implementation of each app it implements so far, one line per app.
   public var apps: [AppImplementation]
-  /// The runtime around the benchmark counter, for the synchronous workloads.
-  public var tally: any TallySubject.Type
+  /// The runtime around the benchmark counter, for the synchronous workloads (`dispatch`,
+  /// `observe`, `fanout`, …); without one, only the workloads of its apps run.
+  public var tally: (any TallySubject.Type)?
 
-  public init(name: String, apps: [AppImplementation], tally: any TallySubject.Type) {
+  public init(name: String, apps: [AppImplementation], tally: (any TallySubject.Type)? = nil) {
     self.name = name
     self.apps = apps
     self.tally = tally
@@ -36,14 +44,15 @@ public struct Architecture: Sendable {
     Catalog.apps.map(\.name).filter { implementation(named: $0) == nil }
   }
 
-  /// Every architecture implements the three single-feature apps.
+  /// The three single-feature apps, which every architecture of this repository implements
+  /// (one from another package may not: use ``implementation(of:)``).
   public var counter: Implementation<CounterApp> { required(CounterApp.self) }
   public var stopwatch: Implementation<StopwatchApp> { required(StopwatchApp.self) }
   public var weather: Implementation<WeatherApp> { required(WeatherApp.self) }
 
   private func required<App: SpecApp>(_ app: App.Type) -> Implementation<App> {
     guard let found = implementation(of: app) else {
-      fatalError("'\(name)' has no \(App.name): every architecture implements it; add it to apps")
+      fatalError("'\(name)' has no \(App.name): use implementation(of:) for a partial one")
     }
     return found
   }
@@ -51,7 +60,8 @@ public struct Architecture: Sendable {
   /// What the benchmark workloads run for this architecture.
   public var contestant: Contestant {
     Contestant(
-      name: name, tally: tally, stopwatch: implementation(of: StopwatchApp.self),
+      name: name, tally: tally, counter: implementation(of: CounterApp.self),
+      stopwatch: implementation(of: StopwatchApp.self),
       weather: implementation(of: WeatherApp.self), todos: implementation(of: TodosApp.self),
       shell: implementation(of: ShellApp.self))
   }
@@ -65,9 +75,21 @@ public enum Catalog {
     AppDescription(WeatherApp.self), AppDescription(TodosApp.self), AppDescription(ShellApp.self),
   ]
 
-  /// The architectures, reference first. An app missing from an architecture's list is not
+  /// The architectures, reference first, then the ones added from outside
+  /// (``ArchitectureCommand/main(adding:)``). An app missing from an architecture's list is not
   /// implemented yet; `arch conformance` says so in one line.
-  public static let architectures: [Architecture] = [
+  public static var architectures: [Architecture] { builtIn + added.withLock { $0 } }
+
+  /// Architectures from other packages, added once at start by the command line's entry point.
+  private static let added = Lock<[Architecture]>([])
+
+  /// Adds architectures of other packages after the repository's own.
+  package static func add(_ architectures: [Architecture]) {
+    added.withLock { $0 += architectures }
+  }
+
+  /// The repository's own architectures, reference first.
+  package static let builtIn: [Architecture] = [
     Architecture(
       name: "baseline",
       apps: [
@@ -124,7 +146,7 @@ public enum Catalog {
   public static var contestants: [Contestant] { architectures.map(\.contestant) + [.bare] }
 
   /// The reference every trace is compared with: `baseline`.
-  public static var reference: Architecture { architectures[0] }
+  public static var reference: Architecture { builtIn[0] }
 
   /// The app names, in the order reports list them.
   public static var appNames: [String] { apps.map(\.name) }

@@ -9,11 +9,15 @@ struct ActorCounterDriver: AppDriver {
   typealias App = CounterApp
   let store: CounterActor
   let sender: OrderedSender<CounterIntent>
+  /// Closes the actor's gate when the last copy of the driver is dropped (R6, release): the
+  /// intents the sender still holds reach the actor, but begin nothing.
+  let lifetime: Lifetime
 
   init(environment: CounterEnvironment) {
     let store = CounterActor(environment: environment)
     self.store = store
     sender = OrderedSender(executor: environment.executor) { await store.send($0) }
+    lifetime = Lifetime(store)
   }
 
   func start(observer: @escaping @Sendable (CounterView) -> Void) async {
@@ -38,4 +42,11 @@ extension Implementation where App == CounterApp {
   public static var actor: Implementation {
     Implementation(architecture: "actor-counter") { ActorCounterDriver(environment: $0) }
   }
+}
+
+/// Calls ``CounterActor/close()`` when released.
+final class Lifetime: Sendable {
+  let store: CounterActor
+  init(_ store: CounterActor) { self.store = store }
+  deinit { store.close() }
 }

@@ -3,6 +3,11 @@ import Synchronization
 
 /// The counter of SPEC §2 as an actor: every intent and every effect result is a call on the
 /// actor, so messages are processed one at a time (R2) without a lock.
+///
+/// Saves and log lines are written by a task of their own, off the actor; a ``RunGate`` makes
+/// each begin before `stop()` (or the release) returns, or never (R6). A check of "still
+/// running" alone would leave a window between the check and the call, which the kit's race
+/// probe finds.
 public actor CounterActor {
   private var count: Int?
   private var isStopped = false
@@ -10,6 +15,9 @@ public actor CounterActor {
   private let environment: CounterEnvironment
   private let work = Work()
   private let saves: AsyncStream<Int>.Continuation
+  /// Where observer calls, saves and log lines begin: before `stop()` or ``close()`` returns,
+  /// or never.
+  private let gate = RunGate()
 
   public init(environment: CounterEnvironment) {
     self.environment = environment
@@ -17,21 +25,24 @@ public actor CounterActor {
     self.saves = saves
     // One writer of saves, in order: each begins after the previous one logged (C5).
     work.add(
-      Task(executorPreference: environment.executor) { [environment] in
+      Task(executorPreference: environment.executor) { [environment, gate] in
         for await count in stream {
           do {
-            try await environment.storage.save(count)
-            guard !Task.isCancelled else { return }
-            environment.log.log(CounterApp.savedMessage(count))
+            try await gate.call(on: environment.executor) {
+              try await environment.storage.save(count)
+            }
+            gate.ifRunning { environment.log.log(CounterApp.savedMessage(count)) }
           } catch {
             guard !Task.isCancelled else { return }
-            environment.log.log(CounterApp.saveFailedMessage)
+            gate.ifRunning { environment.log.log(CounterApp.saveFailedMessage) }
           }
         }
       })
   }
 
+  /// Released, it behaves as stopped: nothing begins once the last reference is gone.
   deinit {
+    gate.stop()
     saves.finish()
     work.cancelAll()
   }
@@ -43,7 +54,7 @@ public actor CounterActor {
   public func start(observer: @escaping @Sendable (CounterView) -> Void) {
     guard !isStopped, self.observer == nil else { return }
     self.observer = observer
-    observer(view)
+    gate.ifRunning { observer(view) }
     let storage = environment.storage
     work.add(
       Task(executorPreference: environment.executor) { [weak self] in
@@ -64,7 +75,7 @@ public actor CounterActor {
       }
     guard new != old else { return }
     count = new
-    observer?(view)
+    gate.ifRunning { observer?(view) }
     saves.yield(new)
   }
 
@@ -72,10 +83,16 @@ public actor CounterActor {
   /// from the environment's executor onto the actor, where the kit's executor cannot see it.
   public func barrier() {}
 
+  /// Closes the gate at once, from any thread, without waiting for the actor: no observer call,
+  /// save or log begins once it returns. For the driver's release: intents already handed to
+  /// the actor may still run on it, but nothing they would begin does.
+  public nonisolated func close() { gate.stop() }
+
   /// Stops: nothing is applied or begun any more.
   public func stop() {
     isStopped = true
     observer = nil
+    gate.stop()
     saves.finish()
     work.cancelAll()
   }
@@ -87,9 +104,9 @@ public actor CounterActor {
     case .success(nil): count = 0
     case .success, .failure:
       count = 0
-      environment.log.log(CounterApp.unreadableCountMessage)
+      gate.ifRunning { environment.log.log(CounterApp.unreadableCountMessage) }
     }
-    observer?(view)
+    gate.ifRunning { observer?(view) }
   }
 }
 

@@ -11,6 +11,11 @@ let report = await Conformance.report(
 print(
   "\(report.architecture) · \(report.app): \(report.passed)/\(report.scenarios) scenarios, "
     + "\(report.programs - report.programFailures.count)/\(report.programs) random programs")
+if let probe = report.raceProbe {
+  print(
+    "stop-and-release race probe (R6): \(probe.tries) tries, "
+      + (probe.isClean ? "nothing began late" : "late events: \(probe.events)"))
+}
 for rule in report.rulesMetByGlue { print("met by the driver's glue: \(rule)") }
 for failure in report.failures { print("\n\(failure)") }
 for failure in report.programFailures { print("\n\(failure)") }

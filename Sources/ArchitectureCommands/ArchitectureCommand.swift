@@ -2,10 +2,30 @@ import ArchitectureSpec
 import Foundation
 import Kernel
 import Samples
+import Workloads
 
-/// `arch`: the project's command line.
-@main
-enum Arch {
+/// The project's command line — `arch conformance`, `stress`, `compare`, `measure`, `memory`,
+/// `trace`, `list`, `run` — as a library, so that an architecture in another package runs the
+/// same commands next to the five and the baseline.
+///
+/// The `arch` executable is `ArchitectureCommand.main()`. A package of your own makes an
+/// executable whose `main.swift` adds its architecture:
+///
+/// ```swift
+/// import ArchitectureCommands
+///
+/// ArchitectureCommand.main(adding: [
+///   Architecture(name: "mine", apps: [.init(Implementation<CounterApp>.mine)])
+/// ])
+/// ```
+///
+/// `swift run my-arch conformance --architecture mine`, `stress`, `compare --quick`,
+/// `measure counter.increments --architecture mine --operations 1000` (what
+/// `Scripts/instructions.py --binary` runs under callgrind) and `memory` (for a todos app) then
+/// treat `mine` like any architecture of the catalog: every app it implements is checked
+/// against `baseline`, every workload it can run is measured beside the others. Child
+/// processes the commands start are this same executable.
+public enum ArchitectureCommand {
   static let usage = """
     USAGE: arch <command> [options]
 
@@ -18,8 +38,9 @@ enum Arch {
                       architecture, the baseline and the bare reducer, interleaved; print the
                       median ns per operation, its 95% interval and the ratios.
       measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
-      memory          Load a todos list in this process; print the heap it retains and the
-                      resident peak during the load, as JSON (compare --scaling runs it).
+      memory          Load a todos list (or start counters) in this process; print the heap
+                      it retains and the resident peak during the load, as JSON (compare
+                      --scaling runs it).
       stress          Stop each runtime, or drop its last reference, while two threads send;
                       print how many tries saw anything begin afterwards (SPEC R6). Exits 1 on
                       any late event.
@@ -58,7 +79,9 @@ enum Arch {
 
     OPTIONS (memory):
       --architecture X    the architecture, or baseline (required)
-      --rows N            rows in the stored list (default: 100000)
+      --app A             todos or counter (default: todos)
+      --rows N            todos: rows in the stored list (default: 100000)
+      --runtimes N        counter: counters started and kept running (default: 1000)
 
     OPTIONS (run):
       --architecture X    the architecture to run (required)
@@ -90,11 +113,27 @@ enum Arch {
 
     """
 
-  /// Runs the command on a task while the main thread waits.
+  /// Runs the command the process's arguments name, with the catalog's architectures and
+  /// `architectures`, and exits with its status (0 passed, 1 failed, 2 a usage error).
   ///
-  /// Not an `async` main: that parks the main thread in `dispatchMain()`, whose `sigsuspend`
-  /// crashes valgrind 3.19, and `arch measure` exists to run under callgrind.
-  static func main() {
+  /// Call it from a synchronous `main.swift` (no top-level `await`): it runs the command on a
+  /// task while the main thread waits. Not an `async` main: that parks the main thread in
+  /// `dispatchMain()`, whose `sigsuspend` crashes valgrind 3.19, and `measure` exists to run
+  /// under callgrind.
+  ///
+  /// - Parameter architectures: Architectures of your own, each with the apps it implements
+  ///   (any of them; a counter alone is enough) and, optionally, a ``TallySubject`` for the
+  ///   synchronous workloads. Their names must differ from the catalog's.
+  public static func main(adding architectures: [Architecture] = []) -> Never {
+    let clashes = architectures.map(\.name).filter { name in
+      Catalog.builtIn.contains { $0.name == name } || name == Contestant.bare.name
+    }
+    guard clashes.isEmpty, Set(architectures.map(\.name)).count == architectures.count else {
+      FileHandle.standardError.write(
+        Data("error: architecture names must be new and distinct: \(clashes)\n".utf8))
+      exit(2)
+    }
+    Catalog.add(architectures)
     let status = Lock<Int32>(0)
     let done = DispatchSemaphore(value: 0)
     // Detached: `main` runs on the main actor, which the wait below blocks.

@@ -264,23 +264,37 @@ struct MeasureCommand {
 /// retains and the resident peak during the load as JSON (`arch compare --scaling` runs it).
 struct MemoryCommand {
   var contestant: Contestant
-  var rows: Int
+  var app: String
+  var count: Int
 
   init(_ arguments: inout Arguments) throws {
-    let names = Catalog.contestants.filter { $0.todos != nil }.map(\.name)
+    let app =
+      try arguments.option("--app", oneOf: [TodosApp.name, CounterApp.name]) ?? TodosApp.name
+    self.app = app
+    let names = Catalog.contestants.filter {
+      app == TodosApp.name ? $0.todos != nil : $0.counter != nil
+    }.map(\.name)
     guard let chosen = try arguments.option("--architecture", oneOf: names),
       let contestant = Catalog.contestants.first(where: { $0.name == chosen })
     else { throw UsageError("--architecture is required") }
     self.contestant = contestant
-    rows = try arguments.number("--rows", as: Int.self) ?? ListWorkloads.sizes.last ?? 100_000
-    guard rows >= 1 else { throw UsageError("--rows must be at least 1") }
+    let rows = try arguments.number("--rows", as: Int.self)
+    let runtimes = try arguments.number("--runtimes", as: Int.self)
+    count =
+      app == TodosApp.name
+      ? rows ?? ListWorkloads.sizes.last ?? 100_000 : runtimes ?? 1_000
+    guard count >= 1 else { throw UsageError("--rows and --runtimes must be at least 1") }
     try arguments.finish()
   }
 
   func run() async throws -> Int32 {
-    guard let use = await ListWorkloads.memory(of: contestant, rows: rows) else {
-      FileHandle.standardError.write(
-        Data("\(contestant.name) did not load \(rows) rows\n".utf8))
+    let measured =
+      app == TodosApp.name
+      ? await ListWorkloads.memory(of: contestant, rows: count)
+      : await AppWorkloads.counterMemory(of: contestant, count: count)
+    guard let use = measured else {
+      let what = app == TodosApp.name ? "load \(count) rows" : "start \(count) counters"
+      FileHandle.standardError.write(Data("\(contestant.name) did not \(what)\n".utf8))
       return 1
     }
     let encoder = JSONEncoder()

@@ -1,0 +1,3 @@
+import ArchitectureCommands
+
+ArchitectureCommand.main()
