@@ -53,21 +53,7 @@ struct StressCommand {
   }
 
   private func stress(_ architecture: Architecture, app: String) async -> Stress.Report? {
-    switch app {
-    case CounterApp.name: await stress(architecture.implementation(of: CounterApp.self))
-    case StopwatchApp.name: await stress(architecture.implementation(of: StopwatchApp.self))
-    case WeatherApp.name: await stress(architecture.implementation(of: WeatherApp.self))
-    case TodosApp.name: await stress(architecture.implementation(of: TodosApp.self))
-    case ShellApp.name: await stress(architecture.implementation(of: ShellApp.self))
-    default: nil
-    }
-  }
-
-  private func stress<App: StressApp>(_ implementation: Implementation<App>?) async
-    -> Stress.Report?
-  {
-    guard let implementation else { return nil }
-    return await Stress.run(implementation, tries: tries, seed: seed)
+    await architecture.implementation(named: app)?.stress(tries: tries, seed: seed)
   }
 
   private static let columns = Stress.Late.allCases.map(\.rawValue)

@@ -8,6 +8,7 @@ struct KitTests {
   static let apps = [
     AppDescription(CounterApp.self), AppDescription(StopwatchApp.self),
     AppDescription(WeatherApp.self), AppDescription(TodosApp.self), AppDescription(ShellApp.self),
+    AppDescription(ContactsApp.self),
   ]
 
   static let scenarios: [(app: String, name: String, rules: [Rule])] =
@@ -16,6 +17,7 @@ struct KitTests {
     + WeatherApp.scenarios.map { ("weather", $0.name, $0.rules) }
     + TodosApp.scenarios.map { ("todos", $0.name, $0.rules) }
     + ShellApp.scenarios.map { ("shell", $0.name, $0.rules) }
+    + ContactsApp.scenarios.map { ("contacts", $0.name, $0.rules) }
 
   @Test func everyRuleHasAScenario() {
     let covered = Set(Self.apps.flatMap(\.rules))

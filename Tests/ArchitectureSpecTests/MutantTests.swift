@@ -193,6 +193,39 @@ struct MutantTests {
     }
   }
 
+  @Test func contactsMutantsAreCaught() async throws {
+    // Each a plausible wrong navigation: the scenario that shows it, and what it reports.
+    let cases: [(BaselineDefects, String, String)] = [
+      (
+        .keepsDismissedCreate, "r13.cancelled-form-cancels-its-create",
+        "expected [create(\"Dee\"), → cancelled create(\"Dee\")] (2)"
+      ),
+      (
+        .matchesAnswersByContact, "r13.popped-screens-late-answer-never-lands-in-a-newer-screen",
+        #"actual [[2] #1 loaded "old"]"#
+      ),
+      (
+        .reusesScreenIDs, "n5.screen-ids-are-never-reused",
+        #"actual [[1] #1 loaded "Details of #1", [2] #3 loaded "Details of #3"]"#
+      ),
+      (
+        .closesOnlyThatScreen, "n5.close-removes-the-screen-and-those-above",
+        "views differ"
+      ),
+      (
+        .keepsScreensOfDeletedContact, "n4.confirm-removes-every-screen-of-the-contact",
+        "views of child screen 1 differ"
+      ),
+      (.stackReachableUnderAlert, "n2.alert-covers-list-and-stack", "view differs"),
+      (.forgetsRemovedScreens, "n5.screen-ids-are-never-reused", "views of child screen 2 differ"),
+    ]
+    for (defect, scenario, message) in cases {
+      try await expectCaught(
+        Implementation<ContactsApp>.baseline(defects: defect), reference: .baseline, scenario,
+        reporting: message)
+    }
+  }
+
   @Test func randomProgramsFindAndShortenADivergence() async throws {
     let mutant = Implementation<CounterApp>.baseline(defects: .logsBeforeSaving)
     var found: ProgramFailure?

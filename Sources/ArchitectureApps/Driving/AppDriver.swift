@@ -87,6 +87,13 @@ public protocol AppDriver<App>: Sendable {
   /// Sends an intent through a child's scope (R11, R12).
   func send(_ intent: App.ChildIntent, to child: App.Child)
 
+  /// A scope of `child` taken now, for a caller that keeps it: what it sends reaches the child
+  /// as it is now, and nothing once that child was dismissed (R13), also while a later child of
+  /// the same kind is presented (a scope of a dismissed add form stays dead). The default sends
+  /// through ``send(_:to:)``, right for children whose address is never reused (rows, tabs,
+  /// screens by screen id).
+  func scope(_ child: App.Child) -> @Sendable (App.ChildIntent) -> Void
+
   /// The spec rules this driver's glue code, rather than the library itself, takes care of
   /// (for example a driver that queues intents because the library nests them). Reports list
   /// them next to the result, so readers can tell the library's work from the adapter's.
@@ -95,6 +102,10 @@ public protocol AppDriver<App>: Sendable {
 
 extension AppDriver {
   public var rulesMetByGlue: [String] { [] }
+
+  public func scope(_ child: App.Child) -> @Sendable (App.ChildIntent) -> Void {
+    { [self] intent in send(intent, to: child) }
+  }
 }
 
 extension AppDriver where App.Child == NoChild {

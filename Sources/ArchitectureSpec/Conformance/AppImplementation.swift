@@ -13,6 +13,7 @@ public struct AppImplementation: Sendable {
   private let reporter:
     @Sendable (AppImplementation, Conformance.Options, [KnownDeviation]) async -> AppReport?
   private let tracer: @Sendable (String) async -> String?
+  private let stresser: @Sendable (Int, UInt64) async -> Stress.Report?
 
   public init<App: ConformanceApp>(_ implementation: Implementation<App>) {
     app = App.name
@@ -22,6 +23,9 @@ public struct AppImplementation: Sendable {
       guard let reference = reference.implementation(of: App.self) else { return nil }
       return await Conformance.report(
         implementation, reference: reference, options: options, knownDeviations: known)
+    }
+    stresser = { tries, seed in
+      await Conformance.raceProbe(implementation, tries: tries, seed: seed)
     }
     tracer = { name in
       guard let scenario = App.scenarios.first(where: { $0.name == name }) else { return nil }
@@ -42,6 +46,12 @@ public struct AppImplementation: Sendable {
     knownDeviations: [KnownDeviation] = []
   ) async -> AppReport? {
     await reporter(reference, options, knownDeviations)
+  }
+
+  /// Runs the stop-and-release race probe (``Stress``) `tries` times, or `nil` when the app has
+  /// no stress environment.
+  public func stress(tries: Int, seed: UInt64) async -> Stress.Report? {
+    await stresser(tries, seed)
   }
 
   /// The trace of the scenario called `scenario`, as JSON lines, or `nil` when the app has no

@@ -9,6 +9,8 @@ public indirect enum EnvironmentCall: Hashable, Sendable, CustomStringConvertibl
   case forecast(placeID: Int)
   case loadTodos
   case saveTodos([TodoRecord])
+  case create(String)
+  case details(Int)
   /// The call was cancelled while it was pending.
   case cancelled(EnvironmentCall)
 
@@ -21,6 +23,8 @@ public indirect enum EnvironmentCall: Hashable, Sendable, CustomStringConvertibl
     case .forecast(let id): "forecast(\(id))"
     case .loadTodos: "loadTodos"
     case .saveTodos(let records): "saveTodos(\(describeList(records)))"
+    case .create(let name): "create(\(quoted(name)))"
+    case .details(let id): "details(\(id))"
     case .cancelled(let call): "cancelled \(call)"
     }
   }

@@ -40,6 +40,8 @@ private final class Run<App: ConformanceApp> {
   var lastNotifications = 0
   var lastChildren: [App.Child: [App.ChildView]] = [:]
   var notificationMark = 0
+  /// Scopes the scenario took and kept (``Step/keepScope(_:_:)``).
+  var keptScopes: [String: @Sendable (App.ChildIntent) -> Void] = [:]
 
   init(scenario: Scenario<App>, implementation: Implementation<App>) {
     self.scenario = scenario
@@ -83,6 +85,7 @@ private final class Run<App: ConformanceApp> {
     }
     observer.stopReacting()
     driver = nil
+    keptScopes.removeAll()
     await settle()
     await fakes.finish()
     return RunResult(
@@ -157,6 +160,10 @@ private final class Run<App: ConformanceApp> {
       }
     case .sendToChild(let child, let intent):
       driver?.send(intent, to: child)
+    case .keepScope(let name, let child):
+      if let driver { keptScopes[name] = driver.scope(child) }
+    case .sendThroughKeptScope(let name, let intent):
+      keptScopes[name]?(intent)
     case .advance(let duration):
       await advance(by: duration)
     case .advanceSending(let duration, let intent, let offset):
@@ -175,6 +182,7 @@ private final class Run<App: ConformanceApp> {
     case .release:
       observer.stopReacting()
       driver = nil
+      keptScopes.removeAll()
     case .expectView(let expected):
       await check(view: expected, index: index, step: step)
       return

@@ -12,6 +12,7 @@ public enum Rule: String, Codable, Sendable, CaseIterable, Comparable, CustomStr
   case r10 = "R10"
   case r11 = "R11"
   case r12 = "R12"
+  case r13 = "R13"
   case c1 = "C1"
   case c2 = "C2"
   case c3 = "C3"
@@ -51,6 +52,13 @@ public enum Rule: String, Codable, Sendable, CaseIterable, Comparable, CustomStr
   case h4 = "H4"
   case h5 = "H5"
   case h6 = "H6"
+  case n1 = "N1"
+  case n2 = "N2"
+  case n3 = "N3"
+  case n4 = "N4"
+  case n5 = "N5"
+  case n6 = "N6"
+  case n7 = "N7"
 
   public var description: String { rawValue }
 

@@ -13,6 +13,11 @@ public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
   case sendFromObserver(App.Intent, then: App.Intent, times: Int)
   /// Sends an intent through a child's scope (R11).
   case sendToChild(App.Child, App.ChildIntent)
+  /// Takes a scope of `child` now (``AppDriver/scope(_:)``) and keeps it under `name`: a scope
+  /// of the presented add form stays that presentation's, also after it was dismissed (R13).
+  case keepScope(String, App.Child)
+  /// Sends an intent through the scope kept under `name`.
+  case sendThroughKeptScope(String, App.ChildIntent)
   /// Advances the virtual clock, processing everything due by the new time.
   case advance(Duration)
   /// Advances the virtual clock by `duration`, sending `intent` once the clock reaches
@@ -59,6 +64,8 @@ public enum Step<App: ConformanceApp>: Sendable, CustomStringConvertible {
     case .sendFromObserver(let intent, let then, let times):
       "send \(intent), then \(then) from the observer × \(times)"
     case .sendToChild(let child, let intent): "send \(intent) to \(child)"
+    case .keepScope(let name, let child): "keep the scope of \(child) as \(name)"
+    case .sendThroughKeptScope(let name, let intent): "send \(intent) through \(name)"
     case .advance(let duration): "advance \(milliseconds(duration)) ms"
     case .advanceSending(let duration, let intent, let at):
       "advance \(milliseconds(duration)) ms, sending \(intent) at \(milliseconds(at)) ms"

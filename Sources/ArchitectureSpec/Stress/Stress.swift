@@ -114,10 +114,14 @@ public enum Stress {
     while senders.sentCount < endAfter, !senders.isDone {
       try? await Task.sleep(for: .microseconds(20))
     }
-    // Stop (or release) while a save, a log or an observer call is beginning, if one comes.
+    // Stop (or release) while a save or a log is beginning, if one comes within a few
+    // milliseconds; else while an observer call is, if one comes; else now.
     probe.arm()
     let armed = ContinuousClock.now
-    while probe.heldCalls == 0, ContinuousClock.now - armed < .milliseconds(3) {
+    while probe.heldEnvironmentCalls == 0, ContinuousClock.now - armed < .milliseconds(3) {
+      try? await Task.sleep(for: .microseconds(20))
+    }
+    while probe.heldCalls == 0, ContinuousClock.now - armed < .milliseconds(4) {
       try? await Task.sleep(for: .microseconds(20))
     }
     var late: [Late: [String]] = [:]
@@ -171,7 +175,9 @@ public enum Stress {
   }
 
   /// The environment calls that may reach the environment already cancelled (R6).
-  static let cancellable: Set<String> = ["load", "loadTodos", "search", "forecast", "sleep"]
+  static let cancellable: Set<String> = [
+    "load", "loadTodos", "search", "forecast", "create", "details", "sleep",
+  ]
 
   /// The first object a driver holds: the runtime it wraps (a driver that is itself an object
   /// is its own runtime).

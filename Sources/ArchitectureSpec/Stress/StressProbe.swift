@@ -23,6 +23,8 @@ public final class StressProbe: Sendable {
   private let events = Lock<[(number: Int, event: Event)]>([])
   private let isArmed = Atomic<Bool>(false)
   private let held = Atomic<Int>(0)
+  private let environmentHolds = Atomic<Int>(0)
+  private let observerHolds = Atomic<Int>(0)
   private let moment = Atomic<Int>(0)
   /// When the try began to end the runtime, in nanoseconds after ``origin``; 0 before.
   private let ending = Atomic<Int>(0)
@@ -30,12 +32,13 @@ public final class StressProbe: Sendable {
 
   /// How long an armed call takes to begin at most (see ``arm()``), if the try is slow to end
   /// the runtime.
-  public static let holdLimit: Duration = .milliseconds(20)
+  public static let holdLimit: Duration = .milliseconds(50)
   /// How long an armed call goes on holding once the try began to end the runtime: longer than
   /// a `stop()` that does not wait for it takes to return.
   public static let holdAfterEnding: Duration = .milliseconds(5)
-  /// How many calls an armed probe holds, at most: the first ones after it was armed. A try
-  /// whose threads keep sending would otherwise hold every observer call they make.
+  /// How many saves and logs, and how many observer calls, an armed probe holds at most: the
+  /// first ones after it was armed. A try whose threads keep sending would otherwise hold every
+  /// observer call they make.
   public static let maximumHeld = 4
 
   public init() {}
@@ -68,9 +71,10 @@ public final class StressProbe: Sendable {
     return number
   }
 
-  /// From now on, the first ``maximumHeld`` observer calls and calls that must never begin after
-  /// stop (a save, a log) take up to ``holdLimit`` to begin: it blocks its thread until the moment is marked
-  /// or the limit passes, and only then counts as begun.
+  /// From now on, the first ``maximumHeld`` calls that must never begin after stop (a save, a
+  /// log) and observer calls take their time to begin: each blocks its thread until the moment
+  /// is marked, ``holdAfterEnding`` after the try began to end the runtime, or ``holdLimit``
+  /// after it began, and only then counts as begun.
   ///
   /// This is what makes the probe sharp. A runtime that keeps R6 begins such a call inside
   /// something `stop()` waits for (a gate section, its lock, its actor), so the stop waits
@@ -83,10 +87,21 @@ public final class StressProbe: Sendable {
   /// How many calls began since the probe was armed that it held, or would have held.
   public var heldCalls: Int { held.load(ordering: .sequentiallyConsistent) }
 
-  private func holdIfArmed() {
-    guard isArmed.load(ordering: .relaxed),
-      held.add(1, ordering: .sequentiallyConsistent).oldValue < Self.maximumHeld
-    else { return }
+  /// How many of those were saves or logs, not observer calls.
+  public var heldEnvironmentCalls: Int {
+    environmentHolds.load(ordering: .sequentiallyConsistent)
+  }
+
+  private func holdIfArmed(environment: Bool = false) {
+    guard isArmed.load(ordering: .relaxed) else { return }
+    // Saves and logs and observer calls each have their quota: observer calls made by the
+    // sending threads never use up the holds a save needs.
+    let before =
+      environment
+      ? environmentHolds.add(1, ordering: .sequentiallyConsistent).oldValue
+      : observerHolds.add(1, ordering: .sequentiallyConsistent).oldValue
+    held.add(1, ordering: .sequentiallyConsistent)
+    guard before < Self.maximumHeld else { return }
     let deadline = nanoseconds(ContinuousClock.now + Self.holdLimit)
     let afterEnding = nanoseconds(origin + Self.holdAfterEnding) - 1
     // Blocking on purpose: the call must not suspend, or a task-based gate would let go of it.
@@ -109,7 +124,7 @@ public final class StressProbe: Sendable {
   /// `stop()` returned must see its task already cancelled. Read the other way round, a task
   /// preempted between the two steps looked uncancelled yet late (1 in about 15,000 shell tries).
   public func environment(_ name: String) {
-    if !Stress.cancellable.contains(name) { holdIfArmed() }
+    if !Stress.cancellable.contains(name) { holdIfArmed(environment: true) }
     let number = sequence.add(1, ordering: .sequentiallyConsistent).newValue
     let cancelled = Task.isCancelled
     events.withLock { $0.append((number, .environment(name, cancelled: cancelled))) }

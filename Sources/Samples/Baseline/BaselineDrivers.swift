@@ -143,3 +143,45 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: contacts wiring
+struct BaselineContactsDriver: AppDriver {
+  typealias App = ContactsApp
+  let runtime: BaselineContacts
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    runtime.start(observer: observer)
+  }
+  func send(_ intent: ContactsIntent) { runtime.send(intent) }
+  /// Screens are observed by screen id; the form is seen in the root view only.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    switch child {
+    case .screen(let id): runtime.observe(screen: id, observer)
+    case .form: observer(nil)
+    }
+  }
+  // A screen's scope sends `screen(id, intent)`; the form's, `form(intent)`.
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) {
+    if let intent = intent.intent(through: child) { runtime.send(intent) }
+  }
+  /// The form's scope is the presentation shown when it was taken (R13).
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    guard case .form = child else { return { [self] in send($0, to: child) } }
+    let form = runtime.formScope()
+    return { intent in if case .form(let intent) = intent { form(intent) } }
+  }
+  var view: ContactsView { get async { runtime.view } }
+  func idle() async {}
+  func stop() async { runtime.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The plain-Swift reference contacts app.
+  public static var baseline: Implementation { .baseline(defects: []) }
+
+  package static func baseline(defects: BaselineDefects) -> Implementation {
+    Implementation(architecture: defects.isEmpty ? "baseline" : "mutant") {
+      BaselineContactsDriver(runtime: BaselineContacts(environment: $0, defects: defects))
+    }
+  }
+}
+// side-by-side: end

@@ -73,6 +73,7 @@ public enum Catalog {
   public static let apps: [AppDescription] = [
     AppDescription(CounterApp.self), AppDescription(StopwatchApp.self),
     AppDescription(WeatherApp.self), AppDescription(TodosApp.self), AppDescription(ShellApp.self),
+    AppDescription(ContactsApp.self),
   ]
 
   /// The architectures, reference first, then the ones added from outside
@@ -95,7 +96,7 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.baseline), .init(Implementation<StopwatchApp>.baseline),
         .init(Implementation<WeatherApp>.baseline), .init(Implementation<TodosApp>.baseline),
-        .init(Implementation<ShellApp>.baseline),
+        .init(Implementation<ShellApp>.baseline), .init(Implementation<ContactsApp>.baseline),
       ],
       tally: BaselineTally.self),
     Architecture(

@@ -97,6 +97,9 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// The current view.
   var view: Model.View { state.withLock { $0.lastView } }
 
+  /// Reads the model now.
+  func read<Value>(_ body: (Model) -> Value) -> Value { state.withLock { body($0.model) } }
+
   /// Starts the loop and calls `observer` with the initial view; `false` if it was started or
   /// stopped before. Until the caller drains, messages sent by others are queued. Child
   /// observers subscribed before start receive their first view here.
@@ -343,4 +346,21 @@ package struct BaselineDefects: OptionSet, Sendable {
   /// Counter: a save's log line checks "still running" and is then written outside the gate,
   /// so a stop that returns in between does not keep it from beginning (R6).
   package static let logsOutsideGate = BaselineDefects(rawValue: 1 << 17)
+  /// Contacts: a dismissed form's `create` is not cancelled and its answer adds the contact.
+  package static let keepsDismissedCreate = BaselineDefects(rawValue: 1 << 18)
+  /// Contacts: a popped screen's load goes on, and an answer lands in a loading screen of the
+  /// same contact.
+  package static let matchesAnswersByContact = BaselineDefects(rawValue: 1 << 19)
+  /// Contacts: a new screen's id is one more than the top screen's (reused after a pop).
+  package static let reusesScreenIDs = BaselineDefects(rawValue: 1 << 20)
+  /// Contacts: `close` removes only that screen, not the ones above it.
+  package static let closesOnlyThatScreen = BaselineDefects(rawValue: 1 << 21)
+  /// Contacts: confirming a deletion leaves the contact's screens on the stack.
+  package static let keepsScreensOfDeletedContact = BaselineDefects(rawValue: 1 << 22)
+  /// Contacts: intents for the list and the stack still act while an alert is presented.
+  package static let stackReachableUnderAlert = BaselineDefects(rawValue: 1 << 23)
+  /// Contacts: a removed screen's observers are never told.
+  package static let forgetsRemovedScreens = BaselineDefects(rawValue: 1 << 24)
+  /// Contacts: removing screens does not cancel their loads.
+  package static let forgetsPoppedLoads = BaselineDefects(rawValue: 1 << 25)
 }
