@@ -204,7 +204,8 @@ public struct ContactsView: Codable, Sendable, Hashable, CustomStringConvertible
   /// The stack, bottom to top.
   public var stack: [ScreenView]
 
-  public init(contacts: [Contact] = [], destination: Destination = .none, stack: [ScreenView] = []) {
+  public init(contacts: [Contact] = [], destination: Destination = .none, stack: [ScreenView] = [])
+  {
     self.contacts = contacts
     self.destination = destination
     self.stack = stack

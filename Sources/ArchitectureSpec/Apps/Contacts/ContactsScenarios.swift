@@ -32,7 +32,8 @@ extension ContactsApp {
           (1, .answerDetails(contact, "Newest \(contact)", newest: true)),
           (2, .answerCreate(id: Int.random(in: 0...6, using: &random) + 98)), (1, .failCreate),
           (1, .holdCalls), (1, .releaseCalls), (2, .observe(.screen(screen))),
-          (1, .keepScope("kept", .form)), (2, .sendThroughKeptScope("kept", .form(.nameChanged(name)))),
+          (1, .keepScope("kept", .form)),
+          (2, .sendThroughKeptScope("kept", .form(.nameChanged(name)))),
           (1, .sendThroughKeptScope("kept", .form(.save))),
         ]))
     }
@@ -96,7 +97,8 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
       .expectView(view(stack: [loading(1, ann), loading(2, bob)])),
       .expectCalls([.details(1), .details(2)]),
       .expectChildViews(.screen(1), [loading(1, ann)]), .expectChildViews(.screen(3), [nil]),
-      .answerDetails(2, "Bob's"), .expectView(view(stack: [loading(1, ann), loaded(2, bob, "Bob's")])),
+      .answerDetails(2, "Bob's"),
+      .expectView(view(stack: [loading(1, ann), loaded(2, bob, "Bob's")])),
     ]),
   Scenario(
     "n1.launch-screens-load-at-start", rules: [.n1, .n6],
@@ -111,7 +113,9 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
   Scenario(
     "n1.launch-path-naming-no-contact", rules: [.n1], setup: ContactsSetup(launchPath: [7, 8]),
     observing: [.screen(1)],
-    steps: [.expectView(view()), .expectCalls([]), .open(2), .expectView(view(stack: [loaded(1, bob)]))]),
+    steps: [
+      .expectView(view()), .expectCalls([]), .open(2), .expectView(view(stack: [loaded(1, bob)])),
+    ]),
   // N2 One destination at a time.
   Scenario(
     "n2.destination-covers-list-and-stack", rules: [.n2], setup: held,
@@ -161,7 +165,8 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
       .answerCreate(id: 7), .expectView(view(sample + [Contact(id: 7, name: "Dee")])),
     ]),
   Scenario(
-    "n3.failed-create-shows-error", rules: [.n3, .r9], setup: ContactsSetup(failingCreates: ["Dee"]),
+    "n3.failed-create-shows-error", rules: [.n3, .r9],
+    setup: ContactsSetup(failingCreates: ["Dee"]),
     steps: [
       .send(.addTapped), .form(.nameChanged("Dee")), .form(.save),
       .expectView(view(form("Dee", error: "Could not add Dee"))),
@@ -206,7 +211,8 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
   Scenario(
     "r13.scope-of-a-dismissed-form-stays-dead", rules: [.r13, .n3],
     steps: [
-      .send(.addTapped), .keepScope("first", .form), .sendThroughKeptScope("first", .form(.nameChanged("A"))),
+      .send(.addTapped), .keepScope("first", .form),
+      .sendThroughKeptScope("first", .form(.nameChanged("A"))),
       .expectView(view(form("A"))), .form(.cancel), .send(.addTapped),
       .sendThroughKeptScope("first", .form(.nameChanged("zzz"))),
       .sendThroughKeptScope("first", .form(.cancel)), .expectView(view(form())),
@@ -353,7 +359,10 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
   Scenario(
     "r11.observer-before-start-of-a-missing-screen-gets-nil-once", rules: [.r11, .n1],
     setup: ContactsSetup(launchPath: [1]), observing: [.screen(1), .screen(2)],
-    steps: [.open(2), .expectChildViews(.screen(2), []), .expectView(view(stack: [loaded(1, ann), loaded(2, bob)]))]),
+    steps: [
+      .open(2), .expectChildViews(.screen(2), []),
+      .expectView(view(stack: [loaded(1, ann), loaded(2, bob)])),
+    ]),
   // R6 Stop.
   Scenario(
     "r6.stop-cancels-every-childs-work", rules: [.r6, .r13], setup: held,
