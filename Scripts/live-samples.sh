@@ -237,6 +237,25 @@ for args in "counter --architecture mue --keys <home>" "stopwatch --architecture
   fi
 done
 
+echo "-- contacts: the list, a screen that loads, a failed load and its retry, the sheet, the alert"
+for a in $("$arch" list | sed -n 's/^app contacts: //p' | tr -d ','); do
+  "$arch" run contacts --architecture "$a" \
+    --keys "<down><enter>{450ms}<down><down><enter>{450ms}r{450ms}<home>aEve!<enter>{450ms}<bs><enter>{450ms}d<enter>q" \
+    >"$work/contacts-$a.txt"
+  for line in "Loading Alan Turing…" "Defined computability with the Turing machine (1936)." \
+    "Could not load Edsger Dijkstra" "Name: Eve!▏  saving…" "Could not add Eve!" \
+    "── Delete Edsger Dijkstra? ──" "  Eve"; do
+    grep -qF -- "$line" "$work/contacts-$a.txt" || { echo "$a: no '$line'"; cat "$work/contacts-$a.txt"; exit 1; }
+  done
+  # The last screen: Edsger Dijkstra deleted, Eve added.
+  last=$(sed -n '/^== <enter> ==$/h; /^== <enter> ==$/!H; ${x;p;}' "$work/contacts-$a.txt")
+  if grep -q "Edsger" <<<"$last" || ! grep -q "  Eve" <<<"$last"; then
+    echo "$a: the last screen is"; echo "$last"; exit 1
+  fi
+  diff "$work/contacts-baseline.txt" "$work/contacts-$a.txt"
+done
+echo "contacts: list, loading, loaded, failed and retried, add sheet with an error, delete alert"
+
 echo "-- interactive, in tmux"
 command -v tmux >/dev/null
 # Polls the pane (a CI script, not a test: the app runs on the real clock in a real terminal).
@@ -287,6 +306,23 @@ wait_for_file "$work/after"
 diff "$work/before" "$work/after"
 grep -q "exit 143" "$work/status"
 echo "stopwatch: ticks redraw the screen, SIGTERM restores the terminal"
+
+run_in_tmux "'$arch' run contacts --architecture baseline"
+wait_for "> Ada Lovelace"
+tmux send-keys -t live Enter
+wait_for "Loading Ada Lovelace…"
+wait_for "Wrote the first published program"
+tmux send-keys -t live a
+wait_for "── Add contact ──"
+tmux send-keys -t live Escape
+wait_for "esc back"
+tmux send-keys -t live Escape
+wait_for "> Ada Lovelace"
+tmux send-keys -t live Home q
+wait_for_file "$work/after"
+diff "$work/before" "$work/after"
+grep -q "exit 0" "$work/status"
+echo "contacts: a screen loads, the sheet closes with Escape, Escape goes back, q quits"
 
 run_in_tmux "'$arch' run weather --architecture layer-core --weather fixtures"
 wait_for "type to search"

@@ -48,7 +48,7 @@ public enum ArchitectureCommand {
                       Open-Meteo over HTTP. Keys are shown on screen; Escape or Ctrl-C quits.
 
     OPTIONS (conformance):
-      --app A             counter, stopwatch, weather, todos or shell (default: all)
+      --app A             counter, stopwatch, weather, todos, shell or contacts (default: all)
       --architecture X    \(Catalog.architectures.map(\.name).joined(separator: ", ")) (default: all)
       --seed N            seed of the first random program (default: 1)
       --programs N        random programs per app and architecture (default: 200)
@@ -100,7 +100,7 @@ public enum ArchitectureCommand {
       --timeout SECONDS   weather, shell: the limit per request (default: 10)
 
     OPTIONS (stress):
-      --app A             counter, stopwatch, weather, todos or shell (default: all)
+      --app A             counter, stopwatch, weather, todos, shell or contacts (default: all)
       --architecture X    only this architecture (default: all)
       --tries N           tries per architecture and app, half stopped, half released
                           (default: 1000)

@@ -137,6 +137,15 @@ struct RunCommand {
         TodosEnvironment(storage: storage, log: NoticeLog(notices), executor: $0)
       }
       return try await run(session, subtitle: "file: \(url.path)", saves: saves)
+    case ContactsApp.name:
+      let service = SampleContactsService()
+      let session = try ConsoleSession(
+        implementation: implementation(of: ContactsApp.self), notices: notices
+      ) {
+        ContactsEnvironment(
+          service: service, contacts: SampleContactsService.contacts, executor: $0)
+      }
+      return try await run(session, subtitle: "sample data, 300 ms per answer")
     case ShellApp.name:
       let storage = try counterStorage(notices, saves)
       guard let lock = Self.lock(storage.url) else { return 1 }

@@ -15,8 +15,9 @@ extension KeyAction: Equatable where Intent: Equatable {}
 /// An app of the spec as a terminal screen: which key sends which intent, and how a view looks.
 ///
 /// The screen is a function of the app's view (plus ``Input``, what the terminal itself tracks),
-/// so every architecture that produces the same views shows the same screens. Escape and Ctrl-C
-/// always quit; a ``ConsoleSession`` handles them before asking the app.
+/// so every architecture that produces the same views shows the same screens. Ctrl-C always
+/// quits, and so does Escape unless the app uses it (``escapeQuits``); a ``ConsoleSession``
+/// handles them before asking the app.
 public protocol ConsoleApp: SpecApp {
   /// What the terminal keeps beyond the view: the weather query being typed, the highlighted row.
   associatedtype Input: Sendable
@@ -47,9 +48,14 @@ public protocol ConsoleApp: SpecApp {
   /// weather search's debounce). A script's waits are measured from the last such intent, so
   /// `s{1s}` shows ten ticks however long earlier keys took.
   static func startsTimer(_ intent: Intent, view: View) -> Bool
+
+  /// Whether Escape quits; `false` hands it to the app (contacts: Escape goes back).
+  static var escapeQuits: Bool { get }
 }
 
 extension ConsoleApp {
+  public static var escapeQuits: Bool { true }
+
   public static func startsTimer(_ intent: Intent, view: View) -> Bool { false }
 
   public static func shownChildren(_ view: View, input: Input) -> [Child] { [] }

@@ -86,7 +86,9 @@ public struct ConsoleSession<App: ConsoleApp>: Sendable {
     steps: for step in script.steps {
       pending.append(step.description)
       switch step {
-      case .key(.escape), .key(.interrupt):
+      case .key(.interrupt):
+        break steps
+      case .key(.escape) where App.escapeQuits:
         break steps
       case .key(let key):
         let view = await currentView()

@@ -8,6 +8,8 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   case up
   case down
   case escape
+  /// Home (`ESC [ H`, `ESC O H`, `ESC [ 1 ~`, `ESC [ 7 ~`).
+  case home
   /// Control and a letter (`.control("r")` is Ctrl-R). Ctrl-C is ``interrupt``.
   case control(Character)
   /// Ctrl-C.
@@ -26,6 +28,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case .up: "<up>"
     case .down: "<down>"
     case .escape: "<esc>"
+    case .home: "<home>"
     case .control(let letter): "<ctrl-\(letter)>"
     case .interrupt: "<ctrl-c>"
     case .paste(let text): "<paste \(text.count) characters>"
@@ -118,6 +121,11 @@ public struct KeyDecoder: Sendable {
         switch pending[end] {
         case UInt8(ascii: "A"): keys.append(.up)
         case UInt8(ascii: "B"): keys.append(.down)
+        case UInt8(ascii: "H"): keys.append(.home)
+        case UInt8(ascii: "~")
+        where end == index + 3
+          && [UInt8(ascii: "1"), UInt8(ascii: "7")].contains(pending[index + 2]):
+          keys.append(.home)
         default: break  // other sequences (right, left, function keys) mean nothing here
         }
         index = end + 1

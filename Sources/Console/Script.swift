@@ -1,7 +1,8 @@
 /// A `--keys` script: keys to press and waits, in order.
 ///
 /// Every character is a key, except for two notations:
-/// - `<name>` is a named key: `<enter>`, `<tab>`, `<bs>`, `<up>`, `<down>`, `<esc>`, `<space>`,
+/// - `<name>` is a named key: `<enter>`, `<tab>`, `<bs>`, `<up>`, `<down>`, `<esc>`, `<home>`,
+///   `<space>`,
 ///   `<ctrl-r>` (any letter), and `<lt>` / `<lbrace>` for a literal `<` / `{`;
 /// - `{duration}` waits that long on the real clock: `{300ms}`, `{1s}`, `{1.5s}`.
 ///
@@ -43,7 +44,8 @@ public struct Script: Hashable, Sendable {
         guard let key = Self.namedKey(name) else {
           throw ScriptError(
             offset: offset,
-            message: "unknown key <\(name)>; known: <enter> <tab> <bs> <up> <down> <esc> <space> "
+            message:
+              "unknown key <\(name)>; known: <enter> <tab> <bs> <up> <down> <esc> <home> <space> "
               + "<ctrl-LETTER> <lt> <lbrace>")
         }
         steps.append(.key(key))
@@ -83,6 +85,7 @@ public struct Script: Hashable, Sendable {
     case "up": return .up
     case "down": return .down
     case "esc", "escape": return .escape
+    case "home": return .home
     case "ctrl-c": return .interrupt
     case "space": return .character(" ")
     case "lt": return .character("<")

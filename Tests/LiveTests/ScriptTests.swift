@@ -23,8 +23,8 @@ import Testing
   @Test(arguments: [
     ("ab<enter", 3, "'<' without a closing '>' (write <lt>)"),
     (
-      "<home>", 1,
-      "unknown key <home>; known: <enter> <tab> <bs> <up> <down> <esc> <space> "
+      "<end>", 1,
+      "unknown key <end>; known: <enter> <tab> <bs> <up> <down> <esc> <home> <space> "
         + "<ctrl-LETTER> <lt> <lbrace>"
     ),
     ("x{3", 2, "'{' without a closing '}' (write <lbrace>)"),

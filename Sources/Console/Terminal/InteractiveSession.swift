@@ -35,7 +35,7 @@ extension ConsoleSession {
     }
     let keys = KeyReader(terminal: terminal)
     reading: for await key in keys.stream {
-      if key == .escape || key == .interrupt { break }
+      if key == .interrupt || (key == .escape && App.escapeQuits) { break }
       guard let view = screen.view else { continue }
       let action = screen.handle(key, view: view)
       shown.continuation.yield(view)
