@@ -72,6 +72,15 @@ import Testing
     #expect(decoder.keys(from: Array("\u{1B}[C\u{1B}[15~x".utf8)) == [.character("x")])
   }
 
+  /// Home, as terminals send it (xterm, application mode, VT220, rxvt); other `~` keys are not.
+  @Test func homeArrivesInEveryEncoding() throws {
+    var decoder = KeyDecoder()
+    #expect(
+      decoder.keys(from: Array("\u{1B}[H\u{1B}OH\u{1B}[1~\u{1B}[7~\u{1B}[17~\u{1B}[11~".utf8))
+        == [.home, .home, .home, .home])
+    #expect(try Script("<home>").steps == [.key(.home)])
+  }
+
   /// A bracketed paste is text: its Enter, Escape and Ctrl-C bytes never act as keys (SPEC L1).
   @Test func aBracketedPasteIsTextWhateverItHolds() {
     var decoder = KeyDecoder()

@@ -1,15 +1,12 @@
 import ArchitectureSpec
 import Kernel
 
-// side-by-side: contacts wiring
 /// The contacts app in plain Swift: a value model with the list, the destination and the
 /// stack; a serial message loop that tells each screen's observers about that screen only; and
 /// one task per loading screen and one for the form's `create`, cancelled with what they belong
 /// to (R13).
 public final class BaselineContacts: Sendable {
-  // side-by-side: contacts state
   struct Model: LoopModel {
-    // side-by-side: contacts intents
     enum Message {
       case intent(ContactsIntent)
       /// A form intent sent through a scope taken while presentation `presentation` was shown.
@@ -18,7 +15,6 @@ public final class BaselineContacts: Sendable {
       case created(presentation: Int, title: String, Result<Int, any Error>)
     }
 
-    // side-by-side: contacts effects
     /// What one message asks of the environment: requests to cancel, then requests to start.
     struct Effect {
       var cancelScreens: [Int] = []
@@ -38,7 +34,6 @@ public final class BaselineContacts: Sendable {
       var title: String
     }
 
-    // side-by-side: contacts state
     struct Form {
       var presentation: Int
       var name = ""
@@ -89,7 +84,6 @@ public final class BaselineContacts: Sendable {
       Effect(loads: stack.map { Load(screen: $0.id, contactID: $0.contactID, request: $0.request) })
     }
 
-    // side-by-side: contacts update+effects
     mutating func handle(_ message: Message) -> Effect? {
       switch message {
       case .intent(let intent): return handle(intent)
@@ -284,7 +278,6 @@ public final class BaselineContacts: Sendable {
       if !defects.contains(.forgetsRemovedScreens) { touched += ids }
     }
 
-    // side-by-side: contacts wiring
     var view: ContactsView {
       let shown: Destination
       switch destination {
@@ -320,10 +313,8 @@ public final class BaselineContacts: Sendable {
     var formPresentation: Int? {
       if case .form(let form) = destination { form.presentation } else { nil }
     }
-    // side-by-side: end
   }
 
-  // side-by-side: contacts wiring
   private let loop: MessageLoop<Model>
   private let effects: ContactsEffects
   private let launchLoads: Model.Effect
@@ -386,10 +377,8 @@ public final class BaselineContacts: Sendable {
     loop.stop()
     effects.stop()
   }
-  // side-by-side: end
 }
 
-// side-by-side: contacts effects
 /// The contacts app's requests: one `details` task per loading screen, by screen id, and one
 /// `create` task for the form; each cancelled with the child it belongs to.
 final class ContactsEffects: Sendable {
@@ -441,4 +430,3 @@ final class ContactsEffects: Sendable {
 
   func stop() { tasks.cancelAll() }
 }
-// side-by-side: end

@@ -144,7 +144,6 @@ extension Implementation where App == ShellApp {
 }
 // side-by-side: end
 
-// side-by-side: contacts wiring
 struct BaselineContactsDriver: AppDriver {
   typealias App = ContactsApp
   let runtime: BaselineContacts
@@ -184,4 +183,3 @@ extension Implementation where App == ContactsApp {
     }
   }
 }
-// side-by-side: end

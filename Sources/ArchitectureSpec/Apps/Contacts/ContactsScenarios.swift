@@ -345,6 +345,16 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
       .open(2), .failDetails(2), .screen(1, .close), .screen(1, .retry), .open(2),
       .expectView(view(stack: [loading(2, bob)])), .expectCalls([.details(2), .details(2)]),
     ]),
+  Scenario(
+    "r13.scope-of-a-closed-screen-stays-dead", rules: [.r13, .n5], setup: held,
+    steps: [
+      .open(1), .keepScope("first", .screen(1)), .send(.back), .open(1),
+      .sendThroughKeptScope("first", .screen(.close)),
+      .sendThroughKeptScope("first", .screen(.open(contactID: 2))),
+      .expectView(view(stack: [loading(2, ann)])), .keepScope("second", .screen(2)),
+      .sendThroughKeptScope("second", .screen(.open(contactID: 3))),
+      .expectView(view(stack: [loading(2, ann), loading(3, cy)])),
+    ]),
   // R11 on screens.
   Scenario(
     "r11.a-screen-observer-sees-only-its-screen", rules: [.r11, .r10], setup: held,
