@@ -225,7 +225,7 @@ if [ "$status" -ne 1 ] || ! grep -q "standard input is not a terminal" "$work/tt
 fi
 
 echo "-- a bad script or option is a usage error"
-for args in "counter --architecture mue --keys <home>" "stopwatch --architecture mue --storage x" \
+for args in "counter --architecture mue --keys <end>" "stopwatch --architecture mue --storage x" \
   "weather --architecture mue --geocoding-url ftp://x" "counter --architecture nope"; do
   set +e
   # shellcheck disable=SC2086
