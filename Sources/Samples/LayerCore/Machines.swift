@@ -35,12 +35,26 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   /// Tells `observer` about every new view from now on, starting with the one shown now.
+  ///
+  /// Before the flow started the screen, at once (the placeholder, then the first view at
+  /// start); afterwards in the flow's order, so a stopped flow calls a late observer not at all
+  /// (SPEC R6: subscribing after stop calls nothing).
   public func observe(_ observer: @escaping @Sendable (View) -> Void) {
-    let view = shown.withLock { shown in
-      shown.observers.append(observer)
-      return shown.view
+    let (placeholder, started) = shown.withLock { shown -> (View?, Handler<Intent>?) in
+      guard let callback = shown.callback else {
+        shown.observers.append(observer)
+        return (shown.view, nil)
+      }
+      return (nil, callback)
     }
-    observer(view)
+    if let placeholder { return observer(placeholder) }
+    started?.enqueue { [self] in
+      let view = shown.withLock { shown in
+        shown.observers.append(observer)
+        return shown.view
+      }
+      observer(view)
+    }
   }
 
   /// The view shown now.

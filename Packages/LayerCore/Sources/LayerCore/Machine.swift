@@ -186,6 +186,15 @@ public struct Handler<Output: Sendable>: Sendable {
     return { this($0) }
   }
 
+  /// Runs `job` in the flow's order, behind what the flow is handling now, inside the flow's
+  /// stop gate; never once the flow stopped (or this work was cancelled). What a machine uses to
+  /// hand an observer that arrives late its first value: the observer then hears nothing after
+  /// a stop, and hears its first value before any later one (SPEC R6, R11).
+  @inlinable
+  public func enqueue(_ job: @escaping @Sendable () -> Void) {
+    host.host?.enqueue(from: run, job)
+  }
+
   /// Whether outputs sent now still arrive: the flow runs, and this work (if it is work) was not
   /// cancelled.
   @inlinable

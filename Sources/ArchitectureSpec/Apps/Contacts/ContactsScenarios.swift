@@ -384,6 +384,12 @@ private let contactsScenarios: [Scenario<ContactsApp>] = [
       ]),
       .answerDetails(1, "late"), .send(.popToRoot), .expectChildViews(.screen(1), []),
     ]),
+  Scenario(
+    "r6.subscribing-after-stop-calls-nothing", rules: [.r6, .r11],
+    setup: ContactsSetup(launchPath: [1]),
+    steps: [
+      .stop, .observe(.screen(1)), .observe(.screen(2)), .expectChildViews(.screen(1), []),
+    ]),
   // N7 Scale.
   Scenario(
     "n7.pop-to-root-from-10000-screens", rules: [.n7, .r13],

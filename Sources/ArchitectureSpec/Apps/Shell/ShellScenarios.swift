@@ -73,6 +73,12 @@ private let searchAndLoadBerlin: [Step<ShellApp>] = [
 
 private let shellScenarios: [Scenario<ShellApp>] = [
   Scenario(
+    "h6.subscribing-after-stop-calls-nothing", rules: [.h6, .r6, .r11],
+    steps: [
+      .send(.counter(.increment)), .stop, .observe(.counter), .observe(.stopwatch),
+      .observe(.weather), .expectChildViews(.counter, []), .expectChildViews(.weather, []),
+    ]),
+  Scenario(
     "h1.initial", rules: [.h1, .r1, .r11], setup: ShellSetup(load: .pending),
     observing: [.counter, .stopwatch, .weather],
     steps: [

@@ -577,6 +577,10 @@ private let scopeScenarios: [Scenario<TodosApp>] = [
 
 private let runtimeScenarios: [Scenario<TodosApp>] = [
   Scenario(
+    "r6.subscribing-after-stop-calls-nothing", rules: [.r6, .r11],
+    setup: TodosSetup(load: .value([record(1, "a"), record(2, "b")])),
+    steps: [.stop, .observe(1), .observe(3), .expectChildViews(1, []), .expectChildViews(3, [])]),
+  Scenario(
     "r2.observer-sends-are-queued", rules: [.r2, .r10], setup: TodosSetup(load: .value([milk])),
     steps: [
       .sendFromObserver(.row(id: 1, .toggle), then: .row(id: 1, .toggle), times: 99),
