@@ -104,7 +104,7 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.elmStore), .init(Implementation<StopwatchApp>.elmStore),
         .init(Implementation<WeatherApp>.elmStore), .init(Implementation<TodosApp>.elmStore),
-        .init(Implementation<ShellApp>.elmStore),
+        .init(Implementation<ShellApp>.elmStore), .init(Implementation<ContactsApp>.elmStore),
       ],
       tally: ElmStoreTally.self),
     Architecture(

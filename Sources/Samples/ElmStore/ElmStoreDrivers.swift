@@ -200,3 +200,72 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: contacts wiring
+/// Connects the contacts store to the kit: screens are observed and sent to through
+/// `store.scope(forEach:id:action:)`, the form through `store.scope(ifLet:action:)`, which
+/// belongs to the presentation it was taken from (R13).
+final class ElmContactsDriver: AppDriver, Sendable {
+  typealias App = ContactsApp
+  let store: Store<ElmContacts.State, ElmContacts.Action>
+  private let pending = PendingObservers<Int, ScreenView?>()
+
+  init(environment: ContactsEnvironment) { store = ElmContacts.makeStore(environment: environment) }
+
+  func screen(_ id: Int) -> ScopedStore<ElmContactScreen.State?, ElmContactScreen.Action> {
+    store.scope(forEach: \.stack, id: id) { .screen(id: $0, $1) }
+  }
+
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    store.subscribe(ElmContacts.view, observer)
+    for (id, observer) in pending.start() { subscribe(id, observer) }
+    store.dispatch(.start)
+  }
+
+  /// Screens are observed by screen id; the form is seen in the root view only.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    guard case .screen(let id) = child else { return observer(nil) }
+    if pending.defer(id, observer) { return }
+    subscribe(id, observer)
+  }
+
+  /// A screen's observer: its view, `nil` once when it is gone, then nothing (R11, R13).
+  private func subscribe(_ id: Int, _ observer: @escaping @Sendable (ScreenView?) -> Void) {
+    let gone = Once()
+    let render: @Sendable (ElmContactScreen.State?) -> ScreenView? = {
+      $0.map { ElmContactScreen.view(id: id, $0) }
+    }
+    screen(id).subscribe(render) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: ContactsIntent) { store.dispatch(.intent(intent)) }
+
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) { scope(child)(intent) }
+
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    switch child {
+    case .form:
+      let form = store.scope(ifLet: \.form) { ElmContacts.Action.form($0) }
+      return { if case .form(let intent) = $0 { form?.dispatch(.intent(intent)) } }
+    case .screen(let id):
+      let screen = screen(id)
+      return { if case .screen(let intent) = $0 { screen.dispatch(.intent(intent)) } }
+    }
+  }
+
+  var view: ContactsView { get async { ElmContacts.view(store.state) } }
+  func idle() async {}
+  func stop() async { store.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The contacts app on ElmStore.
+  public static var elmStore: Implementation {
+    Implementation(architecture: "elm-store") { ElmContactsDriver(environment: $0) }
+  }
+}
+// side-by-side: end

@@ -60,28 +60,25 @@ public struct Dispatch<Action: Sendable>: Sendable {
 
   /// A dispatch for one child: its actions embedded, its runs filed under `namespace` so two
   /// children's runs never supersede each other and a removed child's runs can be cancelled
-  /// together (``cancel(namespace:)``); `project` finds the child's state in the parent's.
+  /// together (``cancel(keys:)``); `project` finds the child's state in the parent's.
   // Inlinable: the child's host made where its types are known (its metadata looked up once,
   // not on every child message).
   @inlinable
   func scoped<Child: Sendable>(
     _ namespace: AnyWorkID, embed: @escaping @Sendable (Child) -> Action,
-    project: @escaping @Sendable (Any) -> Any? = { _ in nil }
+    project: @escaping @Sendable (Any) -> Any? = { _ in nil },
+    record: (@Sendable (RunKey<AnyWorkID>, Bool) -> Void)? = nil
   ) -> Dispatch<Child> {
     guard let host else { return Dispatch<Child>(scoped: ClosureHost<Child>.inert) }
     return Dispatch<Child>(
-      scoped: ScopedHost(parent: host, embed: embed, namespace: namespace, project: project))
+      scoped: ScopedHost(
+        parent: host, embed: embed, namespace: namespace, project: project, record: record))
   }
 
-  /// Cancels every run filed under a child's namespace (a removed row's).
-  func cancel(namespace: AnyWorkID) {
-    host?.cancelAll { key in
-      if case .id(let id) = key, let scoped = id.value(as: ScopedKey.self) {
-        scoped.namespace == namespace
-      } else {
-        false
-      }
-    }
+  /// Cancels the runs filed under `keys` (a dismissed child's): each costs one lookup.
+  func cancel(keys: [RunKey<AnyWorkID>]) {
+    guard let host else { return }
+    for key in keys { host.cancel(key) }
   }
 
   /// Runs `operation` asynchronously under `id`, cancelling the run already under `id`: the

@@ -243,6 +243,13 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     finishDrain()
   }
 
+  /// Queues `action`, to be handled only if `condition` holds for the state when its turn
+  /// comes (a presented child's scope: nothing once that child was dismissed).
+  @inlinable
+  func dispatch(_ action: Action, if condition: @escaping @Sendable (State) -> Bool) {
+    if withCore({ $0.enqueue(.guarded(action, if: condition)) }) { drain() }
+  }
+
   /// Ends the drain this caller claimed, or, if something was dispatched meanwhile, drains it.
   @inlinable
   func finishDrain() {
@@ -331,6 +338,8 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
         return
       case .handedOver:
         return handOverDrain()
+      case .skipped:
+        continue
       case .applied, .subscribed: break
       }
       guard gate.enter() else { continue }

@@ -71,7 +71,12 @@ extension Effect {
 
   /// This child effect for each element of an identified list: run with the element's state
   /// for the parent actions that carry its id; its runs are filed under the element and
-  /// cancelled when the element leaves the list (their late results are dropped).
+  /// cancelled when the element leaves the list, whatever action removed it (their late
+  /// results are dropped). A stack of screens is such a list: popping one ends its work.
+  ///
+  /// - Complexity: O(1) per action to notice a removal when one element left (or none), plus
+  ///   O(r) to cancel the r runs the removed element had; when several left at once, O(c) for
+  ///   the c elements with runs going.
   public func lifted<ParentState: Sendable, ParentAction: Sendable, ID: Hashable & Sendable>(
     forEach path: KeyPath<ParentState, IdentifiedList<ID, State>> & Sendable,
     action: ActionPath<ParentAction, (id: ID, action: Action)>
@@ -79,26 +84,19 @@ extension Effect {
     guard let body else { return .none }
     let list = AnyWorkID(path)
     let field = FieldReader(path)
-    // The elements whose effect ran: checked after each action, so a removed element's runs
-    // are cancelled whatever removed it.
-    let started = Lock<Set<ID>>([])
+    // The runs of each element, so a removed element's are cancelled whatever removed it.
+    let runs = ChildRuns<ID>()
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       let rows = field(state)
       if let (id, childAction) = action.extract(parentAction), let child = rows[id: id] {
-        started.withLock { _ = $0.insert(id) }
         body(
           child, childAction,
           dispatch.scoped(
             AnyWorkID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
-            project: { ($0 as? ParentState).flatMap { field($0)[id: id].map { $0 as Any } } }))
+            project: { ($0 as? ParentState).flatMap { field($0)[id: id].map { $0 as Any } } },
+            record: runs.recorder(for: id)))
       }
-      let gone = started.withLock { ids -> [ID] in
-        guard !ids.isEmpty else { return [] }
-        let gone = ids.filter { !rows.contains(id: $0) }
-        ids.subtract(gone)
-        return Array(gone)
-      }
-      for id in gone { dispatch.cancel(namespace: AnyWorkID(ElementNamespace(list: list, id: id))) }
+      for (_, keys) in runs.removed(from: rows) { dispatch.cancel(keys: keys) }
     }
   }
 

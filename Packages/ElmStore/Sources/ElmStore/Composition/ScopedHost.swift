@@ -18,13 +18,18 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
   private let embed: @Sendable (Child) -> Parent
   private let namespace: AnyWorkID?
   private let project: @Sendable (Any) -> Any?
+  /// Told of each run this child starts (`true`) and of its operation's return (`false`), under
+  /// the key the parent files it by: how a lift knows a dismissed child's work.
+  private let record: (@Sendable (RunKey<AnyWorkID>, Bool) -> Void)?
 
   @usableFromInline
   init(
     parent: any EffectHost<Parent>, embed: @escaping @Sendable (Child) -> Parent,
-    namespace: AnyWorkID?, project: @escaping @Sendable (Any) -> Any?
+    namespace: AnyWorkID?, project: @escaping @Sendable (Any) -> Any?,
+    record: (@Sendable (RunKey<AnyWorkID>, Bool) -> Void)? = nil
   ) {
     self.project = project
+    self.record = record
     // Asked of the host, not by casting it: two casts to marker protocols cost more than the
     // rest of a child's message (a stopwatch tick inside a shell).
     if !parent.isOwner {
@@ -71,9 +76,20 @@ final class ScopedHost<Parent: Sendable, Child: Sendable>: EffectHost {
     } else {
       mappedHandler = nil
     }
+    let filed = scoped(key)
+    guard let record else {
+      parent?.start(
+        filed, lifetime: lifetime, keepsRunning: keepsRunning,
+        operation: { send in try await operation(send.map(embed)) }, catch: mappedHandler)
+      return
+    }
+    record(filed, true)
     parent?.start(
-      scoped(key), lifetime: lifetime, keepsRunning: keepsRunning,
-      operation: { send in try await operation(send.map(embed)) }, catch: mappedHandler)
+      filed, lifetime: lifetime, keepsRunning: keepsRunning,
+      operation: { send in
+        defer { record(filed, false) }
+        try await operation(send.map(embed))
+      }, catch: mappedHandler)
   }
 
   @usableFromInline func cancel(_ key: RunKey<AnyWorkID>) { parent?.cancel(scoped(key)) }

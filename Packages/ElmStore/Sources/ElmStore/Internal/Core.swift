@@ -2,6 +2,9 @@
 @usableFromInline
 enum Message<State: Sendable, Action: Sendable>: Sendable {
   case action(Action, from: Run<AnyWorkID>?)
+  /// An action handled only if `condition` holds for the state when its turn comes: what a
+  /// scope of a presented child dispatches (ignored once that child was dismissed).
+  case guarded(Action, if: @Sendable (State) -> Bool)
   case subscribe(Subscriber<State>)
 }
 
@@ -18,6 +21,8 @@ enum StepKind: Sendable {
   case applied
   /// An observer subscribed: give it the state.
   case subscribed
+  /// A guarded action whose condition did not hold was dropped.
+  case skipped
   /// The queue is empty.
   case drained
   /// The caller's turn is over with actions still queued: the store's task goes on (R6).
@@ -100,20 +105,36 @@ struct Core<State: Sendable, Action: Sendable> {
     if handOver { return (.handedOver, nil, state, [], false) }
     let message = queue.take()
     switch message {
+    case .guarded(let action, let condition):
+      guard condition(state) else { return (.skipped, nil, state, [], false) }
+      return apply(
+        action, isFromEffect: false, update: update, recordsStates: recordsStates,
+        records: &records)
     case .action(let action, let origin):
-      if recordsStates {
-        let before = state
-        update(&state, action)
-        records.append(
-          Processed(action: action, isFromEffect: origin != nil, before: before, after: state))
-        return (.applied, action, state, subscribers, !(isEqual?(before, state) ?? false))
-      }
-      let changed = apply(action, update: update)
-      return (.applied, action, state, subscribers, changed)
+      return apply(
+        action, isFromEffect: origin != nil, update: update, recordsStates: recordsStates,
+        records: &records)
     case .subscribe(let subscriber):
       subscribers.append(subscriber)
       return (.subscribed, nil, state, [subscriber], true)
     }
+  }
+
+  /// Applies a queued action (recording its states for the monitor when asked).
+  @inlinable
+  mutating func apply(
+    _ action: Action, isFromEffect: Bool, update: (inout State, Action) -> Void,
+    recordsStates: Bool, records: inout [Processed<State, Action>]
+  ) -> (StepKind, Action?, State, [Subscriber<State>], changed: Bool) {
+    if recordsStates {
+      let before = state
+      update(&state, action)
+      records.append(
+        Processed(action: action, isFromEffect: isFromEffect, before: before, after: state))
+      return (.applied, action, state, subscribers, !(isEqual?(before, state) ?? false))
+    }
+    let changed = apply(action, update: update)
+    return (.applied, action, state, subscribers, changed)
   }
 
   /// What `dispatch` does with an action, under the lock: applies it in place when nothing

@@ -1,0 +1,148 @@
+/// A child's update applied to a child that exists only while presented — a sheet, a form, an
+/// alert: state at an optional (TCA's `ifLet`). A child action while nothing is presented is
+/// ignored, as the list lift ignores a removed row's.
+///
+/// ```swift
+/// static let formUpdate: Update<State, Action> = lift(
+///   AddForm.update, ifLet: \.addForm, action: .form)
+/// ```
+///
+/// Dismiss the child by setting the optional to `nil`, in any action: the lifted effect
+/// (``Effect/lifted(ifLet:action:)-(_,ActionPath<ParentAction,Action>)``) ends its work.
+@inlinable
+public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: Sendable>(
+  _ update: @escaping Update<ChildState, ChildAction>,
+  ifLet path: WritableKeyPath<ParentState, ChildState?> & Sendable,
+  action: ActionPath<ParentAction, ChildAction>
+) -> Update<ParentState, ParentAction> {
+  { state, parentAction in
+    guard let childAction = action.extract(parentAction), state[keyPath: path] != nil else {
+      return
+    }
+    // Changed in place, so the child is not copied while it changes.
+    update(&state[keyPath: path]!, childAction)
+  }
+}
+
+extension Effect {
+  /// This child effect for a child that exists only while presented: run with the child's
+  /// state for the parent actions that carry a child action while it is presented; its runs
+  /// are filed under this presentation and cancelled in the action that dismisses it —
+  /// whatever action set the optional to `nil` — and their late results are dropped.
+  ///
+  /// ```swift
+  /// Effect {
+  ///   AddForm.effect(service).lifted(ifLet: \.addForm, action: .form)
+  /// }
+  /// ```
+  ///
+  /// A child that is `Identifiable` is one presentation per id: replacing it with a child of
+  /// another id, in one action, ends the first one's work too.
+  ///
+  /// - Complexity: O(1) per action, plus O(r) to cancel the r runs of a dismissed child.
+  public func lifted<ParentState: Sendable, ParentAction: Sendable>(
+    ifLet path: KeyPath<ParentState, State?> & Sendable,
+    action: ActionPath<ParentAction, Action>
+  ) -> Effect<ParentState, ParentAction> {
+    lifted(ifLet: path, action: action, identity: { _ in AnyWorkID(true) })
+  }
+
+  /// This child effect for a presented child that is `Identifiable`: each id is a presentation
+  /// of its own, so replacing the child ends the replaced one's work (see
+  /// ``lifted(ifLet:action:)-(_,ActionPath<ParentAction,Action>)``).
+  public func lifted<ParentState: Sendable, ParentAction: Sendable>(
+    ifLet path: KeyPath<ParentState, State?> & Sendable,
+    action: ActionPath<ParentAction, Action>
+  ) -> Effect<ParentState, ParentAction> where State: Identifiable, State.ID: Sendable {
+    lifted(ifLet: path, action: action, identity: { AnyWorkID($0.id) })
+  }
+
+  private func lifted<ParentState: Sendable, ParentAction: Sendable>(
+    ifLet path: KeyPath<ParentState, State?> & Sendable,
+    action: ActionPath<ParentAction, Action>,
+    identity: @escaping @Sendable (State) -> AnyWorkID
+  ) -> Effect<ParentState, ParentAction> {
+    guard let body else { return .none }
+    let field = FieldReader(path)
+    let slot = AnyWorkID(path)
+    // The presentation shown when the last action was handled, numbered in order, and its runs.
+    let shown = Lock<(identity: AnyWorkID?, number: Int)>((nil, 0))
+    let runs = ChildRuns<Int>()
+    return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
+      let child = field(state)
+      let current = child.map(identity)
+      let (number, ended) = shown.withLock { shown -> (Int, Int?) in
+        guard shown.identity != current else { return (shown.number, nil) }
+        let ended = shown.identity == nil ? nil : shown.number
+        shown.identity = current
+        if current != nil { shown.number += 1 }
+        return (shown.number, ended)
+      }
+      if let ended { dispatch.cancel(keys: runs.forget(ended)) }
+      guard let child, let childAction = action.extract(parentAction) else { return }
+      body(
+        child, childAction,
+        dispatch.scoped(
+          AnyWorkID(PresentationNamespace(slot: slot, number: number)), embed: action.embed,
+          project: { ($0 as? ParentState).flatMap { field($0).map { $0 as Any } } },
+          record: runs.recorder(for: number)))
+    }
+  }
+}
+
+/// The namespace of one presentation's runs.
+struct PresentationNamespace: Hashable, Sendable {
+  let slot: AnyWorkID
+  let number: Int
+}
+
+extension Store {
+  /// A view of a presented child, or `nil` when nothing is presented at `path` (what SwiftUI's
+  /// `sheet(item:)` and a test need). The scope belongs to this presentation: once the child is
+  /// dismissed its state is `nil` and what it dispatches is ignored, also while a later child is
+  /// presented at `path` — provided the child is `Identifiable` (see the overload); without an
+  /// id, any child presented at `path` when an action is handled is taken for this one.
+  ///
+  /// ```swift
+  /// if let form = store.scope(ifLet: \.addForm, action: { .form($0) }) {
+  ///   form.dispatch(.intent(.save))
+  /// }
+  /// ```
+  public func scope<Child: Sendable, ChildAction: Sendable>(
+    ifLet path: KeyPath<State, Child?> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child?, ChildAction>? {
+    presentedScope(path, embed) { _ in AnyWorkID(true) }
+  }
+
+  /// A view of a presented `Identifiable` child, or `nil` when nothing is presented at `path`:
+  /// the scope of this presentation only. Once the child is dismissed or replaced by one with
+  /// another id, its state is `nil` and what it dispatches is ignored, in queue order (an action
+  /// dispatched through it before the dismissal was handled is ignored too, if the dismissal
+  /// comes first).
+  public func scope<Child: Identifiable & Sendable, ChildAction: Sendable>(
+    ifLet path: KeyPath<State, Child?> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child?, ChildAction>? where Child.ID: Sendable {
+    presentedScope(path, embed) { AnyWorkID($0.id) }
+  }
+
+  private func presentedScope<Child: Sendable, ChildAction: Sendable>(
+    _ path: KeyPath<State, Child?> & Sendable,
+    _ embed: @escaping @Sendable (ChildAction) -> Action,
+    identity: @escaping @Sendable (Child) -> AnyWorkID
+  ) -> ScopedStore<Child?, ChildAction>? {
+    let field = FieldReader(path)
+    guard let presented = field(state) else { return nil }
+    let shown = identity(presented)
+    // This presentation's child, or nil once another (or none) is shown.
+    let own: @Sendable (State) -> Child? = { state in
+      field(state).flatMap { identity($0) == shown ? $0 : nil }
+    }
+    let runtime = self.runtime
+    return ScopedStore(
+      read: { own(self.state) },
+      send: { runtime.dispatch(embed($0), if: { own($0) != nil }) },
+      observe: { observer in self.subscribe { observer(own($0)) } })
+  }
+}
