@@ -82,6 +82,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// How many effect runs are going, finite or not (for the test store).
   package var runningEffectCount: Int { runtime.runningEffectCount }
 
+  /// Whether `run` is still going (for the test store).
+  package func isRunning(_ run: Run<AnyWorkID>) -> Bool { runtime.isLiveNow(run) }
+
   /// Dispatches `action`: applies it now, or queues it behind the action being handled.
   ///
   /// Safe from any thread or task, from inside observers and effects. Ignored after ``stop()``.
@@ -139,6 +142,8 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// Where observer calls and effects begin: ``stop()`` closes it and waits for what began on
   /// other threads (R6).
   @usableFromInline let gate = StopGate()
+  /// The runs started while the effect handles an action, when a monitor records them.
+  @usableFromInline let startLog = Lock<[StartedRun]?>(nil)
 
   @inlinable
   init(
@@ -346,8 +351,21 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
       defer { gate.leave() }
       notify(observers, of: state, changed: changed || kind == .subscribed)
       guard kind == .applied, !gate.isStopped else { continue }
-      if let monitor { for record in records { monitor(record) } }
+      guard let monitor else {
+        if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
+        continue
+      }
+      // The test store's path: each record with the runs its effect started.
+      startLog.withLock { $0 = [] }
       if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
+      let started = startLog.withLock { log in
+        defer { log = nil }
+        return log ?? []
+      }
+      for var record in records {
+        record.started = started
+        monitor(record)
+      }
     }
   }
 

@@ -36,7 +36,15 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   private let executor: TestExecutor
   private let log: ProcessedLog<State, Action>
   private var received: [Processed<State, Action>] = []
+  /// Every action handled so far, with the runs its effect started: whose work a dismissed
+  /// child's is (``send(_:dismissing:assert:fileID:filePath:line:column:)``).
+  var history: [Processed<State, Action>] = []
   private var isFinished = false
+
+  /// The work the last dismissal ended: each run that began in an action that changed the
+  /// dismissed child, described by its id and the children it is filed under
+  /// (`\State.form #1 › create`).
+  public internal(set) var endedByLastDismissal: [String] = []
 
   /// Creates a test store, which runs effects on an executor of its own.
   public init(
@@ -86,7 +94,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
     store.dispatch(action)
     await settle()
-    var records = log.drain()
+    var records = drainLog()
     guard let index = records.firstIndex(where: { !$0.isFromEffect && $0.action == action }) else {
       fail(
         "\(action) was not handled: the store is stopped or finished.",
@@ -110,7 +118,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
-    received += log.drain()
+    received += drainLog()
     guard !received.isEmpty else {
       fail(
         "Expected to receive \(action), but no action was received.",
@@ -145,14 +153,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   /// Whether `action` was received and not asserted yet (after letting effects settle).
   func hasReceived(_ action: Action) async -> Bool {
     await settle()
-    received += log.drain()
+    received += drainLog()
     return received.contains { $0.action == action }
   }
 
   /// Skips the actions received so far without asserting them.
   public func skipReceivedActions() async {
     await settle()
-    received += log.drain()
+    received += drainLog()
     received.removeAll()
   }
 
@@ -164,7 +172,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
   ) async {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
-    received += log.drain()
+    received += drainLog()
     defer {
       isFinished = true
       store.stop()
@@ -185,12 +193,22 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
   }
 
+  /// The actions handled since the last look, kept in the history too.
+  private func drainLog() -> [Processed<State, Action>] {
+    let records = log.drain()
+    history += records
+    return records
+  }
+
+  /// Whether `run` is still going.
+  func isRunning(_ run: Run<AnyWorkID>) -> Bool { store.isRunning(run) }
+
   /// Waits until every effect has finished or is suspended outside the store.
-  private func settle() async {
+  func settle() async {
     await executor.quiescence()
   }
 
-  private func check(
+  func check(
     _ record: Processed<State, Action>, _ updateExpectingResult: ((inout State) -> Void)?,
     sourceLocation: CallSite
   ) {
@@ -205,7 +223,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 }
 
 /// Records a test failure with `message`.
-private func fail(_ message: String, sourceLocation: CallSite) {
+func fail(_ message: String, sourceLocation: CallSite) {
   reportFailure(message, at: sourceLocation)
 }
 

@@ -120,7 +120,9 @@ extension Effect {
 }
 
 /// The namespace of one element's runs.
-struct ElementNamespace<ID: Hashable & Sendable>: Hashable, Sendable {
+struct ElementNamespace<ID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
   let list: AnyWorkID
   let id: ID
+
+  var description: String { "\(list)[\(id)]" }
 }

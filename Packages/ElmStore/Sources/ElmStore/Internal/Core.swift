@@ -47,6 +47,8 @@ package struct Processed<State: Sendable, Action: Sendable>: Sendable {
   package var isFromEffect: Bool
   package var before: State
   package var after: State
+  /// The runs the effect started for this action, with their keys (`nil`: a run without an id).
+  @usableFromInline package var started: [StartedRun] = []
 
   @usableFromInline
   package init(action: Action, isFromEffect: Bool, before: State, after: State) {
@@ -54,6 +56,43 @@ package struct Processed<State: Sendable, Action: Sendable>: Sendable {
     self.isFromEffect = isFromEffect
     self.before = before
     self.after = after
+  }
+}
+
+/// A run an effect started, as the test store sees it.
+@usableFromInline
+package struct StartedRun: Hashable, Sendable {
+  package var run: Run<AnyWorkID>
+  package var key: RunKey<AnyWorkID>?
+
+  @usableFromInline
+  init(run: Run<AnyWorkID>, key: RunKey<AnyWorkID>?) {
+    self.run = run
+    self.key = key
+  }
+
+  /// The run's id as the effect gave it, and the children it is filed under, outermost first:
+  /// `form #2 › create`, `\State.stack[3] › details`.
+  package var description: String {
+    guard case .id(var id) = key else { return "a run without an id" }
+    var parts: [String] = []
+    while let scoped = id.value(as: ScopedKey.self) {
+      parts.append(describe(scoped.namespace))
+      guard case .id(let inner) = scoped.inner else {
+        parts.append("a run without an id")
+        return parts.joined(separator: " › ")
+      }
+      id = inner
+    }
+    parts.append("\(id)")
+    return parts.joined(separator: " › ")
+  }
+
+  private func describe(_ namespace: AnyWorkID) -> String {
+    if let presentation = namespace.value(as: PresentationNamespace.self) {
+      return "\(presentation.slot) #\(presentation.number)"
+    }
+    return "\(namespace)"
   }
 }
 

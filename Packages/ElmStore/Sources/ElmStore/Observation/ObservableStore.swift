@@ -26,7 +26,7 @@
     @ObservationIgnored private let store: Store<State, Action>
     @ObservationIgnored private var subscription: Subscription?
     @ObservationIgnored private let delivery: MainActorDelivery<State>
-    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<State>] = [:]
+    @ObservationIgnored private var followers: [AnyKeyPath: any StateFollower<State>] = [:]
 
     /// Follows `store` from now on.
     public init(_ store: Store<State, Action>) {
@@ -53,15 +53,50 @@
     public func list<ID: Hashable & Sendable, Row: Equatable & Sendable>(
       _ path: KeyPath<State, IdentifiedList<ID, Row>> & Sendable
     ) -> ObservableList<ID, Row> {
-      if let list = lists[path] as? ObservableListFollower<State, ID, Row> { return list.list }
+      if let list = followers[path] as? ObservableListFollower<State, ID, Row> { return list.list }
       let follower = ObservableListFollower(path: path, state: state)
-      lists[path] = follower
+      followers[path] = follower
       return follower.list
+    }
+
+    /// The observable presentation of the optional child at `path`: the same object every time.
+    /// Its `child` is an object while a child is presented, `nil` otherwise, and a new object for
+    /// each presentation; a change inside the child touches only that object's `value`.
+    ///
+    /// ```swift
+    /// let form = model.presented(\.addForm)
+    /// .sheet(item: Binding(get: { form.child }, set: { if $0 == nil { model.send(.dismiss) } })) {
+    ///   AddFormView(form: $0)   // reads $0.value: invalidated by the form's changes only
+    /// }
+    /// ```
+    public func presented<Child: Equatable & Sendable>(
+      _ path: KeyPath<State, Child?> & Sendable
+    ) -> ObservablePresentation<Child> {
+      presentation(path) { _ in AnyWorkID(true) }
+    }
+
+    /// The observable presentation of the optional `Identifiable` child at `path`: a child with
+    /// another id is a new presentation (a new object).
+    public func presented<Child: Equatable & Identifiable & Sendable>(
+      _ path: KeyPath<State, Child?> & Sendable
+    ) -> ObservablePresentation<Child> where Child.ID: Sendable {
+      presentation(path) { AnyWorkID($0.id) }
+    }
+
+    private func presentation<Child: Equatable & Sendable>(
+      _ path: KeyPath<State, Child?> & Sendable, identity: @escaping (Child) -> AnyWorkID
+    ) -> ObservablePresentation<Child> {
+      if let follower = followers[path] as? PresentationFollower<State, Child> {
+        return follower.presentation
+      }
+      let follower = PresentationFollower(path: path, identity: identity, state: state)
+      followers[path] = follower
+      return follower.presentation
     }
 
     private func apply(_ new: State) {
       state = new
-      for follower in lists.values { follower.follow(new) }
+      for follower in followers.values { follower.follow(new) }
     }
   }
 #endif

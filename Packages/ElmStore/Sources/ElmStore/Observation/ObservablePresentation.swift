@@ -1,0 +1,56 @@
+#if canImport(Observation)
+  import Observation
+
+  /// A child that exists only while presented, as SwiftUI reads it: `child` is an object while
+  /// one is presented (what `sheet(item:)` wants), `nil` otherwise. Presenting, dismissing or
+  /// replacing the child changes `child`; a change inside the child changes only the child
+  /// object's `value`, so a view that reads the sheet's fields is not invalidated by
+  /// presentation and a view that reads only `child` is not invalidated by typing.
+  @MainActor @Observable
+  public final class ObservablePresentation<Child: Equatable & Sendable> {
+    /// The presented child, one object per presentation; `nil` when nothing is presented.
+    public fileprivate(set) var child: ObservablePresentedChild<Child>?
+
+    init(_ child: ObservablePresentedChild<Child>?) { self.child = child }
+  }
+
+  /// One presentation of a child: identified by the object, so `sheet(item:)` shows a new sheet
+  /// for a new presentation.
+  @MainActor @Observable
+  public final class ObservablePresentedChild<Child: Equatable & Sendable>: Identifiable {
+    /// The child's state now (the last state it had, once dismissed).
+    public fileprivate(set) var value: Child
+
+    init(_ value: Child) { self.value = value }
+  }
+
+  /// Keeps one ``ObservablePresentation`` up to date with the optional child at `path`.
+  @MainActor
+  final class PresentationFollower<State, Child: Equatable & Sendable>: StateFollower {
+    let path: KeyPath<State, Child?>
+    let identity: (Child) -> AnyWorkID
+    let presentation: ObservablePresentation<Child>
+    private var shown: AnyWorkID?
+
+    init(path: KeyPath<State, Child?>, identity: @escaping (Child) -> AnyWorkID, state: State) {
+      self.path = path
+      self.identity = identity
+      let child = state[keyPath: path]
+      shown = child.map(identity)
+      presentation = ObservablePresentation(child.map(ObservablePresentedChild.init))
+    }
+
+    /// Takes the new state: a new child object for a new presentation, `nil` for a dismissal,
+    /// the new value for a change inside the presented child (only if it differs).
+    func follow(_ state: State) {
+      let child = state[keyPath: path]
+      let current = child.map(identity)
+      guard current == shown else {
+        shown = current
+        presentation.child = child.map(ObservablePresentedChild.init)
+        return
+      }
+      if let child, let object = presentation.child, object.value != child { object.value = child }
+    }
+  }
+#endif
