@@ -39,7 +39,7 @@ ARCHITECTURES = [
 ]
 APPS = ["counter", "stopwatch", "weather"]
 # Every app with side-by-side pages; APPS (the single features) also have rows in Comparison.md.
-MARKED_APPS = APPS + ["todos", "shell"]
+MARKED_APPS = APPS + ["todos", "shell", "contacts"]
 SECTIONS = [
     ("state", "State", "What the app remembers."),
     ("intents", "Intents", "What can happen: the user's intents and the effects' results."),
@@ -60,6 +60,8 @@ def app_file(folder, app):
     directory = os.path.join(SAMPLES, folder)
     names = [n for n in sorted(os.listdir(directory))
              if n.endswith(app.capitalize() + ".swift") and not n.startswith("Moore")]
+    if not names and app not in APPS:
+        return None  # not implemented in this architecture yet
     if len(names) != 1:
         raise DocsError(f"{folder}: expected one *{app.capitalize()}.swift, found {names}")
     return os.path.join(directory, names[0])
@@ -114,7 +116,11 @@ def code_lines(lines):
 
 
 def loc(folder, app):
-    return code_lines(open(app_file(folder, app), encoding="utf-8").read().split("\n"))
+    """The app file's lines of code, or `—` where the architecture has no such app yet."""
+    path = app_file(folder, app)
+    if path is None:
+        return "—"
+    return code_lines(open(path, encoding="utf-8").read().split("\n"))
 
 
 def side_by_side(app):
@@ -153,6 +159,10 @@ def side_by_side(app):
             entries = found[name].get((app, key))
             out.append(f"### {name}")
             out.append("")
+            if app_file(folder, app) is None:
+                out.append(f"Not implemented in {name} yet.")
+                out.append("")
+                continue
             if not entries:
                 # The shell in LayerCore has no effects of its own: its children's layers do them.
                 out.append(f"No {key} code of its own in this app.")
@@ -316,6 +326,10 @@ def side_by_side_html(app):
             hidden = "" if index < 2 else " hidden"
             out.append(f'<div class="column" data-architecture="{name}"{hidden}>')
             out.append(f'<h3>{name} <span class="count">{count} lines</span></h3>')
+            if app_file(folder, app) is None:
+                out.append(f'<p class="none">Not implemented in {name} yet.</p>')
+                out.append("</div>")
+                continue
             for f, line, _, sections in shared:
                 out.append(f'<p class="none">The {sections[0][1]} code at {esc(f)}:{line} is '
                            f"{key} too.</p>")

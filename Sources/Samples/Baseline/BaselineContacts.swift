@@ -1,12 +1,15 @@
 import ArchitectureSpec
 import Kernel
 
+// side-by-side: contacts wiring
 /// The contacts app in plain Swift: a value model with the list, the destination and the
 /// stack; a serial message loop that tells each screen's observers about that screen only; and
 /// one task per loading screen and one for the form's `create`, cancelled with what they belong
 /// to (R13).
 public final class BaselineContacts: Sendable {
+  // side-by-side: contacts state
   struct Model: LoopModel {
+    // side-by-side: contacts intents
     enum Message {
       case intent(ContactsIntent)
       /// A form intent sent through a scope taken while presentation `presentation` was shown.
@@ -15,6 +18,7 @@ public final class BaselineContacts: Sendable {
       case created(presentation: Int, title: String, Result<Int, any Error>)
     }
 
+    // side-by-side: contacts effects
     /// What one message asks of the environment: requests to cancel, then requests to start.
     struct Effect {
       var cancelScreens: [Int] = []
@@ -34,6 +38,7 @@ public final class BaselineContacts: Sendable {
       var title: String
     }
 
+    // side-by-side: contacts state
     struct Form {
       var presentation: Int
       var name = ""
@@ -70,6 +75,7 @@ public final class BaselineContacts: Sendable {
     var touched: [Int] = []
     let defects: BaselineDefects
 
+    // side-by-side: contacts update+effects
     init(contacts: [Contact], launchPath: [Int], defects: BaselineDefects) {
       self.contacts = contacts
       self.defects = defects
@@ -278,6 +284,7 @@ public final class BaselineContacts: Sendable {
       if !defects.contains(.forgetsRemovedScreens) { touched += ids }
     }
 
+    // side-by-side: contacts wiring
     var view: ContactsView {
       let shown: Destination
       switch destination {
@@ -313,8 +320,10 @@ public final class BaselineContacts: Sendable {
     var formPresentation: Int? {
       if case .form(let form) = destination { form.presentation } else { nil }
     }
+    // side-by-side: end
   }
 
+  // side-by-side: contacts wiring
   private let loop: MessageLoop<Model>
   private let effects: ContactsEffects
   private let launchLoads: Model.Effect
@@ -379,6 +388,9 @@ public final class BaselineContacts: Sendable {
   }
 }
 
+// side-by-side: end
+
+// side-by-side: contacts effects
 /// The contacts app's requests: one `details` task per loading screen, by screen id, and one
 /// `create` task for the form; each cancelled with the child it belongs to.
 final class ContactsEffects: Sendable {
@@ -430,3 +442,4 @@ final class ContactsEffects: Sendable {
 
   func stop() { tasks.cancelAll() }
 }
+// side-by-side: end

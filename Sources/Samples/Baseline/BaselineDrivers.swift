@@ -144,6 +144,7 @@ extension Implementation where App == ShellApp {
 }
 // side-by-side: end
 
+// side-by-side: contacts wiring
 struct BaselineContactsDriver: AppDriver {
   typealias App = ContactsApp
   let runtime: BaselineContacts
@@ -183,3 +184,4 @@ extension Implementation where App == ContactsApp {
     }
   }
 }
+// side-by-side: end

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Dismiss the child by setting the optional to `nil`, in any action: the lifted effect
-/// (``Effect/lifted(ifLet:action:)-(_,ActionPath<ParentAction,Action>)``) ends its work.
+/// (``Effect/lifted(ifLet:action:)``) ends its work.
 @inlinable
 public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: Sendable>(
   _ update: @escaping Update<ChildState, ChildAction>,
@@ -44,39 +44,34 @@ extension Effect {
     ifLet path: KeyPath<ParentState, State?> & Sendable,
     action: ActionPath<ParentAction, Action>
   ) -> Effect<ParentState, ParentAction> {
-    lifted(ifLet: path, action: action, identity: { _ in AnyWorkID(true) })
-  }
-
-  /// This child effect for a presented child that is `Identifiable`: each id is a presentation
-  /// of its own, so replacing the child ends the replaced one's work (see
-  /// ``lifted(ifLet:action:)-(_,ActionPath<ParentAction,Action>)``).
-  public func lifted<ParentState: Sendable, ParentAction: Sendable>(
-    ifLet path: KeyPath<ParentState, State?> & Sendable,
-    action: ActionPath<ParentAction, Action>
-  ) -> Effect<ParentState, ParentAction> where State: Identifiable, State.ID: Sendable {
-    lifted(ifLet: path, action: action, identity: { AnyWorkID($0.id) })
+    lifted(ifLet: path, action: action, isSame: presentationIdentity(State.self))
   }
 
   private func lifted<ParentState: Sendable, ParentAction: Sendable>(
     ifLet path: KeyPath<ParentState, State?> & Sendable,
     action: ActionPath<ParentAction, Action>,
-    identity: @escaping @Sendable (State) -> AnyWorkID
+    isSame: @escaping @Sendable (State, State) -> Bool
   ) -> Effect<ParentState, ParentAction> {
     guard let body else { return .none }
     let field = FieldReader(path)
     let slot = AnyWorkID(path)
     // The presentation shown when the last action was handled, numbered in order, and its runs.
-    let shown = Lock<(identity: AnyWorkID?, number: Int)>((nil, 0))
+    let shown = Lock<(child: State?, number: Int)>((nil, 0))
     let runs = ChildRuns<Int>()
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       let child = field(state)
-      let current = child.map(identity)
       let (number, ended) = shown.withLock { shown -> (Int, Int?) in
-        guard shown.identity != current else { return (shown.number, nil) }
-        let ended = shown.identity == nil ? nil : shown.number
-        shown.identity = current
-        if current != nil { shown.number += 1 }
-        return (shown.number, ended)
+        switch (shown.child, child) {
+        case (nil, nil): return (shown.number, nil)
+        case (let old?, let new?) where isSame(old, new):
+          shown.child = new
+          return (shown.number, nil)
+        case (let old, let new):
+          let ended = old == nil ? nil : shown.number
+          shown.child = new
+          if new != nil { shown.number += 1 }
+          return (shown.number, ended)
+        }
       }
       if let ended { dispatch.cancel(keys: runs.forget(ended)) }
       guard let child, let childAction = action.extract(parentAction) else { return }
@@ -99,9 +94,11 @@ struct PresentationNamespace: Hashable, Sendable {
 extension Store {
   /// A view of a presented child, or `nil` when nothing is presented at `path` (what SwiftUI's
   /// `sheet(item:)` and a test need). The scope belongs to this presentation: once the child is
-  /// dismissed its state is `nil` and what it dispatches is ignored, also while a later child is
-  /// presented at `path` — provided the child is `Identifiable` (see the overload); without an
-  /// id, any child presented at `path` when an action is handled is taken for this one.
+  /// dismissed — or, for an `Identifiable` child, replaced by one with another id — its state
+  /// is `nil` and what it dispatches is ignored, also while a later child is presented at
+  /// `path`. The check is made in queue order: an action dispatched through the scope before the
+  /// dismissal was handled is ignored too, if the dismissal comes first. (A child that is not
+  /// `Identifiable` has no identity: any child presented at `path` is taken for this one.)
   ///
   /// ```swift
   /// if let form = store.scope(ifLet: \.addForm, action: { .form($0) }) {
@@ -112,32 +109,19 @@ extension Store {
     ifLet path: KeyPath<State, Child?> & Sendable,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<Child?, ChildAction>? {
-    presentedScope(path, embed) { _ in AnyWorkID(true) }
-  }
-
-  /// A view of a presented `Identifiable` child, or `nil` when nothing is presented at `path`:
-  /// the scope of this presentation only. Once the child is dismissed or replaced by one with
-  /// another id, its state is `nil` and what it dispatches is ignored, in queue order (an action
-  /// dispatched through it before the dismissal was handled is ignored too, if the dismissal
-  /// comes first).
-  public func scope<Child: Identifiable & Sendable, ChildAction: Sendable>(
-    ifLet path: KeyPath<State, Child?> & Sendable,
-    action embed: @escaping @Sendable (ChildAction) -> Action
-  ) -> ScopedStore<Child?, ChildAction>? where Child.ID: Sendable {
-    presentedScope(path, embed) { AnyWorkID($0.id) }
+    presentedScope(path, embed, isSame: presentationIdentity(Child.self))
   }
 
   private func presentedScope<Child: Sendable, ChildAction: Sendable>(
     _ path: KeyPath<State, Child?> & Sendable,
     _ embed: @escaping @Sendable (ChildAction) -> Action,
-    identity: @escaping @Sendable (Child) -> AnyWorkID
+    isSame: @escaping @Sendable (Child, Child) -> Bool
   ) -> ScopedStore<Child?, ChildAction>? {
     let field = FieldReader(path)
     guard let presented = field(state) else { return nil }
-    let shown = identity(presented)
     // This presentation's child, or nil once another (or none) is shown.
     let own: @Sendable (State) -> Child? = { state in
-      field(state).flatMap { identity($0) == shown ? $0 : nil }
+      field(state).flatMap { isSame(presented, $0) ? $0 : nil }
     }
     let runtime = self.runtime
     return ScopedStore(
@@ -145,4 +129,20 @@ extension Store {
       send: { runtime.dispatch(embed($0), if: { own($0) != nil }) },
       observe: { observer in self.subscribe { observer(own($0)) } })
   }
+}
+
+/// Whether two presented children are one presentation: the same id when they are
+/// `Identifiable`, else any two (a child without an id is told apart only by being there).
+/// Decided once per lift, from the type.
+func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Child) -> Bool {
+  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
+    return { _, _ in true }
+  }
+  return sameID(identifiable)
+}
+
+private func sameID<Child, Identified: Identifiable & SendableMetatype>(
+  _: Identified.Type
+) -> @Sendable (Child, Child) -> Bool {
+  { first, second in (first as! Identified).id == (second as! Identified).id }
 }

@@ -28,15 +28,16 @@
   @MainActor
   final class PresentationFollower<State, Child: Equatable & Sendable>: StateFollower {
     let path: KeyPath<State, Child?>
-    let identity: (Child) -> AnyWorkID
+    let isSame: @Sendable (Child, Child) -> Bool
     let presentation: ObservablePresentation<Child>
-    private var shown: AnyWorkID?
 
-    init(path: KeyPath<State, Child?>, identity: @escaping (Child) -> AnyWorkID, state: State) {
+    init(
+      path: KeyPath<State, Child?>, isSame: @escaping @Sendable (Child, Child) -> Bool,
+      state: State
+    ) {
       self.path = path
-      self.identity = identity
+      self.isSame = isSame
       let child = state[keyPath: path]
-      shown = child.map(identity)
       presentation = ObservablePresentation(child.map(ObservablePresentedChild.init))
     }
 
@@ -44,13 +45,14 @@
     /// the new value for a change inside the presented child (only if it differs).
     func follow(_ state: State) {
       let child = state[keyPath: path]
-      let current = child.map(identity)
-      guard current == shown else {
-        shown = current
-        presentation.child = child.map(ObservablePresentedChild.init)
+      switch (presentation.child, child) {
+      case (nil, nil):
         return
+      case (let object?, let child?) where isSame(object.value, child):
+        if object.value != child { object.value = child }
+      default:
+        presentation.child = child.map(ObservablePresentedChild.init)
       }
-      if let child, let object = presentation.child, object.value != child { object.value = child }
     }
   }
 #endif

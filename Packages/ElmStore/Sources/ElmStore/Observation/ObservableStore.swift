@@ -61,7 +61,8 @@
 
     /// The observable presentation of the optional child at `path`: the same object every time.
     /// Its `child` is an object while a child is presented, `nil` otherwise, and a new object for
-    /// each presentation; a change inside the child touches only that object's `value`.
+    /// each presentation (an `Identifiable` child with another id is a new presentation); a
+    /// change inside the child touches only that object's `value`.
     ///
     /// ```swift
     /// let form = model.presented(\.addForm)
@@ -72,24 +73,16 @@
     public func presented<Child: Equatable & Sendable>(
       _ path: KeyPath<State, Child?> & Sendable
     ) -> ObservablePresentation<Child> {
-      presentation(path) { _ in AnyWorkID(true) }
-    }
-
-    /// The observable presentation of the optional `Identifiable` child at `path`: a child with
-    /// another id is a new presentation (a new object).
-    public func presented<Child: Equatable & Identifiable & Sendable>(
-      _ path: KeyPath<State, Child?> & Sendable
-    ) -> ObservablePresentation<Child> where Child.ID: Sendable {
-      presentation(path) { AnyWorkID($0.id) }
+      presentation(path, isSame: presentationIdentity(Child.self))
     }
 
     private func presentation<Child: Equatable & Sendable>(
-      _ path: KeyPath<State, Child?> & Sendable, identity: @escaping (Child) -> AnyWorkID
+      _ path: KeyPath<State, Child?> & Sendable, isSame: @escaping @Sendable (Child, Child) -> Bool
     ) -> ObservablePresentation<Child> {
       if let follower = followers[path] as? PresentationFollower<State, Child> {
         return follower.presentation
       }
-      let follower = PresentationFollower(path: path, identity: identity, state: state)
+      let follower = PresentationFollower(path: path, isSame: isSame, state: state)
       followers[path] = follower
       return follower.presentation
     }
