@@ -42,6 +42,43 @@ import Testing
     await store.finish()
   }
 
+  @Test func contactsDismissalEndsTheChildsWorkWithoutTheAppCancellingIt() async {
+    let recorder = CallRecorder()
+    let service = FakeContactsService(recorder: recorder, holdsCalls: true)
+    let ann = Contact(id: 1, name: "Ann")
+    let store = TestStore(
+      initialState: ElmContacts.State(contacts: [ann], launchPath: []),
+      update: ElmContacts.update, effect: ElmContacts.effect(service))
+
+    // The sheet: a save in flight, then the form is cancelled.
+    await store.send(.intent(.addTapped)) {
+      $0.presentations = 1
+      $0.form = ElmAddForm.State(id: 1)
+    }
+    await store.send(.form(.intent(.nameChanged("Bo")))) { $0.form?.name = "Bo" }
+    await store.send(.form(.intent(.save))) {
+      $0.form?.isSaving = true
+      $0.form?.titleToCreate = "Bo"
+    }
+    await store.send(.form(.intent(.cancel)), dismissing: \.form) { $0.form = nil }
+    #expect(store.endedByLastDismissal == ["\\State.form #1 › create"])
+    #expect(recorder.drain() == [.create("Bo"), .cancelled(.create("Bo"))])
+
+    // The stack: a screen loading, then popped.
+    await store.send(.intent(.open(contactID: 1))) {
+      $0.stack.append(ElmContactScreen.State(contact: ann), id: 1)
+      $0.nextScreenID = 2
+      $0.screensToLoad = [1]
+    }
+    await store.send(.intent(.back), dismissing: \.stack[id: 1]) {
+      $0.stack.remove(id: 1)
+      $0.screensToLoad = []
+    }
+    #expect(store.endedByLastDismissal == ["\\State.stack[1] › details"])
+    #expect(recorder.drain() == [.details(1), .cancelled(.details(1))])
+    await store.finish()
+  }
+
   @Test func counterIgnoresIntentsBeforeLoading() async {
     let recorder = CallRecorder()
     let storage = FakeStorage(load: .pending, recorder: recorder)

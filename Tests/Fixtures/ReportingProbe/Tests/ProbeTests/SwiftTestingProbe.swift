@@ -2,6 +2,7 @@ import Testing
 
 @Suite struct SwiftTestingProbe {
   @Test func elmStore() async { await wrongTestStore() }
+  @Test func elmStoreDismissal() async { await wrongDismissal() }
   @Test func mue() { wrongUpdateSpec() }
   @Test func ioLoop() { wrongStepper() }
   @Test func layerCore() async { await wrongCoreHarness() }

@@ -20,6 +20,27 @@ func wrongTestStore() async {
   await store.finish()
 }
 
+/// A sheet whose work is started as the parent's: dismissing it leaves the work running.
+struct Sheet: Equatable, Sendable { var isSaving = false }
+
+func wrongDismissal() async {
+  let store = TestStore(
+    initialState: Sheet?.some(Sheet()),
+    update: { (sheet: inout Sheet?, isSave: Bool) in
+      if isSave { sheet?.isSaving = true } else { sheet = nil }
+    },
+    effect: Effect { _, isSave, dispatch in
+      if isSave {
+        dispatch.run(id: "save", lifetime: .untilCancelled) { _ in
+          try await Task.sleep(for: .seconds(3600))
+        }
+      }
+    })
+  await store.send(true) { $0?.isSaving = true }
+  await store.send(false, dismissing: \.self) { $0 = nil }  // PROBE elm-store-dismissal
+  await store.skipReceivedActions()
+}
+
 struct Sum: MUE.Update {
   func handle(event: Int, _ state: Int) -> UpdateResult<Int, NoEffect> {
     .newState(state: state + event)

@@ -3,6 +3,7 @@ import XCTest
 // Only XCTest is imported here: the tools' signatures must compile without Swift Testing.
 final class XCTestProbe: XCTestCase {
   func testElmStore() async { await wrongTestStore() }
+  func testElmStoreDismissal() async { await wrongDismissal() }
   func testMUE() { wrongUpdateSpec() }
   func testIOLoop() { wrongStepper() }
   func testLayerCore() async { await wrongCoreHarness() }
