@@ -96,7 +96,8 @@ extension Effect {
             project: { ($0 as? ParentState).flatMap { field($0)[id: id].map { $0 as Any } } },
             record: runs.recorder(for: id)))
       }
-      for (_, keys) in runs.removed(from: rows) { dispatch.cancel(keys: keys) }
+      let gone = runs.removed(from: rows)
+      if !gone.isEmpty { dispatch.cancel(keys: gone) }
     }
   }
 

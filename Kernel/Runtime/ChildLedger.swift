@@ -1,0 +1,93 @@
+/// The work each child of a parent has going, by child — a presented form's `create`, each
+/// screen's load — so a dismissed child's work is known without looking at anyone else's
+/// (SPEC R13: dismissing one child costs what that child owns).
+///
+/// Kept inside its owner's lock. A runtime notes each piece of work as it begins (and, if it
+/// can tell, as it ends); when a child leaves, ``forget(_:)`` hands back its work to cancel.
+/// For children kept in an ``IdentifiedList``, ``removed(from:)`` finds the children that left
+/// since the last look: O(1) when the list did not change, changed one element in place, had
+/// elements appended or lost one element; otherwise it looks at the children with work going.
+package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable>: Sendable {
+  /// Each child's work, with how many runs of each have not ended (one that replaced another
+  /// begins before the replaced one ends).
+  private var work: [Child: [Work: Int]] = [:]
+  /// Which child holds each slot of the list, for the children with work, under `layout`.
+  private var bySlot: [Int: Child] = [:]
+  private var slotOf: [Child: Int] = [:]
+  private var layout: UInt64 = 0
+  /// The list's stamp at the last look.
+  private var stamp: UInt64 = 0
+  /// Children whose first work began since the last look: their slots are not noted yet.
+  private var unplaced: [Child] = []
+
+  package init() {}
+
+  /// Whether no child has work going.
+  package var isEmpty: Bool { work.isEmpty }
+
+  /// Notes that `child` began `item`.
+  package mutating func begin(_ item: Work, of child: Child) {
+    if work[child] == nil { unplaced.append(child) }
+    work[child, default: [:]][item, default: 0] += 1
+  }
+
+  /// Notes that one run of `item` of `child` ended.
+  package mutating func end(_ item: Work, of child: Child) {
+    guard let count = work[child]?[item] else { return }
+    work[child]?[item] = count > 1 ? count - 1 : nil
+  }
+
+  /// Takes `child` out: the work it had going, to cancel.
+  package mutating func forget(_ child: Child) -> [Work] {
+    if let slot = slotOf.removeValue(forKey: child) { bySlot[slot] = nil }
+    return work.removeValue(forKey: child).map { Array($0.keys) } ?? []
+  }
+
+  /// Takes out the children with work that are no longer in `list`, and returns their work.
+  package mutating func removed<Element>(from list: IdentifiedList<Child, Element>) -> [Work] {
+    defer { stamp = list.stamp }
+    guard !work.isEmpty else {
+      unplaced.removeAll()
+      return []
+    }
+    var gone: [Child] = []
+    switch layout == list.layout ? list.change(since: stamp) : .unknown {
+    case .none, .slot, .added:
+      gone = notePlaces(in: list)
+    case .removed(let slot):
+      gone = notePlaces(in: list)
+      if let child = bySlot[slot], !list.contains(id: child) { gone.append(child) }
+    case .unknown:
+      gone = work.keys.filter { !list.contains(id: $0) }
+      layout = 0  // every remaining child's slot is noted again
+      _ = notePlaces(in: list)
+    }
+    return gone.flatMap { forget($0) }
+  }
+
+  /// Notes the slots of the children whose first work began since the last look (of every
+  /// child with work, when the list was laid out again); returns those not in the list.
+  private mutating func notePlaces<Element>(in list: IdentifiedList<Child, Element>) -> [Child] {
+    let children: [Child]
+    if layout != list.layout {
+      layout = list.layout
+      bySlot = [:]
+      slotOf = [:]
+      children = Array(work.keys)
+    } else {
+      guard !unplaced.isEmpty else { return [] }
+      children = unplaced
+    }
+    unplaced.removeAll()
+    var gone: [Child] = []
+    for child in children where work[child] != nil && slotOf[child] == nil {
+      guard let slot = list.slots[child] else {
+        gone.append(child)
+        continue
+      }
+      slotOf[child] = slot
+      bySlot[slot] = child
+    }
+    return gone
+  }
+}
