@@ -112,7 +112,7 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.mue), .init(Implementation<StopwatchApp>.mue),
         .init(Implementation<WeatherApp>.mue), .init(Implementation<TodosApp>.mue),
-        .init(Implementation<ShellApp>.mue),
+        .init(Implementation<ShellApp>.mue), .init(Implementation<ContactsApp>.mue),
       ],
       tally: MUETally.self),
     Architecture(

@@ -179,3 +179,67 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: contacts wiring
+/// Connects the contacts loop to the kit: screens are observed one by one through
+/// `loop.observe(_:id:_:)`, and the form's scope is `loop.handler(presented:)`, which belongs to
+/// the presentation it was taken from (R13).
+final class MUEContactsDriver: AppDriver, Sendable {
+  typealias App = ContactsApp
+  let loop: Loop<MUEContacts.Update, MUEContacts.EffectHandler>
+  private let pending = PendingObservers<Int, ScreenView?>()
+
+  init(environment: ContactsEnvironment) { loop = MUEContacts.makeLoop(environment: environment) }
+
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    loop.observe(MUEContacts.view, observer)
+    for (id, observer) in pending.start() { observeScreen(id, observer) }
+    loop.start()
+  }
+
+  /// Screens are observed by screen id; the form is seen in the root view only.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    guard case .screen(let id) = child else { return observer(nil) }
+    if pending.defer(id, observer) { return }
+    observeScreen(id, observer)
+  }
+
+  /// One screen's view, and `nil` once when it leaves the stack (R11, R13).
+  private func observeScreen(_ id: Int, _ observer: @escaping @Sendable (ScreenView?) -> Void) {
+    let gone = Once()
+    let render: @Sendable (MUEContactScreen.State?) -> ScreenView? = {
+      $0.map { MUEContactScreen.view(id: id, $0) }
+    }
+    loop.observe(\.stack, id: id, render) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: ContactsIntent) { loop.send(intent) }
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) { scope(child)(intent) }
+
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    switch child {
+    case .form:
+      let form = loop.handler(presented: \.form)
+      return { if case .form(let intent) = $0 { form?(.form(intent)) } }
+    case .screen(let id):
+      // A screen id is never reused: the app's event for that screen is its scope.
+      return { [loop] in if case .screen(let intent) = $0 { loop.send(.screen(id: id, intent)) } }
+    }
+  }
+
+  var view: ContactsView { get async { MUEContacts.view(loop.state) } }
+  func idle() async {}
+  func stop() async { loop.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The contacts app on MUE.
+  public static var mue: Implementation {
+    Implementation(architecture: "mue") { MUEContactsDriver(environment: $0) }
+  }
+}
+// side-by-side: end

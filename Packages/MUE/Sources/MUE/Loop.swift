@@ -105,6 +105,30 @@ public final class Loop<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     { [weak self] event in self?.send(event) }
   }
 
+  /// A handler for the child presented at `path` now (a sheet's view calls it), or `nil` when
+  /// nothing is presented there. It belongs to this presentation: once the child is dismissed —
+  /// or, for an `Identifiable` child, replaced by one with another id — the events it sends are
+  /// ignored, also while a later child is presented at `path`. The check is made in queue
+  /// order, when the event's turn comes. (A child that is not `Identifiable` has no identity:
+  /// any child presented at `path` is taken for this one.)
+  ///
+  /// ```swift
+  /// if let form = loop.handler(presented: \.form) {
+  ///   form(.form(.save))
+  /// }
+  /// ```
+  public func handler<Child: Sendable>(
+    presented path: KeyPath<State, Child?> & Sendable
+  ) -> (@Sendable (Event) -> Void)? {
+    guard let presented = state[keyPath: path] else { return nil }
+    let isSame = presentationIdentity(Child.self)
+    return { [weak runtime] event in
+      runtime?.send(event) { state in
+        state[keyPath: path].map { isSame(presented, $0) } ?? false
+      }
+    }
+  }
+
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
   /// later events ignored.
   ///
@@ -221,7 +245,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     monitor: (@Sendable (Processed<State, Event, Effect>) -> Void)?
   ) {
     let first = update.first(state: state)
-    core = Lock(LoopCore(state: first.initialState))
+    core = Lock(LoopCore(state: first.initialState, children: update.children.makeTrackers()))
     firstEffects = first.initialEffects
     self.update = update
     self.effectHandler = effectHandler
@@ -272,7 +296,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     }
     // The loop's own state, changed in place: the update is its only holder while it runs.
     let result = update.handle(event: event, changing: &locked.pointee.state)
-    if result.effects.isEmpty, result.cancellations.isEmpty {
+    if result.effects.isEmpty, result.cancellations.isEmpty,
+      !result.stateChanged || locked.pointee.children.isEmpty
+    {
       guard result.stateChanged, !locked.pointee.subscribers.isEmpty else {
         return core.unlock()
       }
@@ -295,6 +321,13 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     core.unlock()
     perform(step, entered: entered)
     drain()
+  }
+
+  /// Queues `event`, to be handled only if `condition` holds for the state when its turn comes.
+  @inlinable
+  func send(_ event: Event, if condition: @escaping @Sendable (State) -> Bool) {
+    let mustDrain = core.withLock { $0.enqueue(.guarded(event, if: condition)) }
+    if mustDrain { drain() }
   }
 
   /// Stops the loop: effects are cancelled and their late results dropped, observers released,
@@ -377,6 +410,13 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       case .event(let event):
         input = .event(event)
         result = update.handle(event: event, changing: &locked.pointee.state)
+      case .guarded(let event, let condition):
+        guard condition(locked.pointee.state) else {
+          core.unlock()
+          continue
+        }
+        input = .event(event)
+        result = update.handle(event: event, changing: &locked.pointee.state)
       case .result(let value, _):
         input = .result(value)
         result = update.handle(result: value, changing: &locked.pointee.state)
@@ -393,7 +433,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       monitor?(
         Processed(
           input: input, after: step.state, effects: result.effects,
-          cancellations: result.cancellations))
+          cancellations: result.cancellations, dismissed: step.dismissed))
       perform(step, entered: entered)
     }
   }

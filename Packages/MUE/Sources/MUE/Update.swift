@@ -65,10 +65,17 @@ public protocol Update<State, Event, Effect>: Sendable {
   /// What an effect's result does, written in place (the state when the result arrives); see
   /// ``handle(event:changing:)``.
   func handle(result: Effect.Result, changing state: inout State) -> InPlaceResult<Effect>
+
+  /// The children of the state whose effects end with them — a presented form, the screens of
+  /// a stack — and which effects are whose; by default none. The loop cancels a child's effects
+  /// in the message that removes the child (see ``Children``).
+  var children: Children<State, Effect.ID> { get }
 }
 
 extension Update {
   public func first(state: State) -> First<State, Effect> { First(initialState: state) }
+
+  public var children: Children<State, Effect.ID> { Children() }
 }
 
 /// A loop's starting point: the initial state, and the effects it starts with (loading saved

@@ -29,6 +29,9 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
     public var effects: [U.Effect]
     /// The effect ids it cancelled, in order.
     public var cancellations: [U.Effect.ID]
+    /// The running effects the loop cancelled because this message removed their child from
+    /// the state (``Update/children``).
+    public var dismissed: [U.Effect.ID]
   }
 
   /// The loop under test.
@@ -56,7 +59,7 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
           }
         let step = Step(
           input: input, state: processed.after, effects: processed.effects,
-          cancellations: processed.cancellations)
+          cancellations: processed.cancellations, dismissed: processed.dismissed)
         record.withLock { $0.steps.append(step) }
       })
     loop.observe { state in record.withLock { $0.states.append(state) } }
@@ -108,8 +111,13 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
 extension LoopHarness where U.Effect: Equatable {
   /// Checks the states published and the effects started since the last `expect` (or since
   /// the harness was made), in order, and moves past them.
+  ///
+  /// With `dismissed`, also checks that the loop cancelled exactly these running effects (in
+  /// any order) because their child left the state — what an ``UpdateSpec`` says with
+  /// `then(…, dismissed:)`, here against the running loop.
   public func expect(
     states expectedStates: [U.State], effects expectedEffects: [U.Effect],
+    dismissed expectedDismissed: [U.Effect.ID]? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
@@ -117,6 +125,14 @@ extension LoopHarness where U.Effect: Equatable {
     let (states, steps) = takeUnchecked()
     let effects = steps.flatMap(\.effects)
     var failures: [String] = []
+    let dismissed = steps.flatMap(\.dismissed)
+    if let expectedDismissed,
+      Set(dismissed) != Set(expectedDismissed) || dismissed.count != expectedDismissed.count
+    {
+      failures.append(
+        "effects ended with a dismissed child differ:\n  expected: \(list(expectedDismissed))\n"
+          + "  actual:   \(list(dismissed))")
+    }
     if states != expectedStates {
       failures.append(
         "published states differ: (− expected, + actual)\n"

@@ -28,7 +28,20 @@ public struct UpdateSpec<U: Update>: Sendable {
   public init(_ update: U) { self.update = update }
 
   /// Starts a spec from `state`.
-  public func given(_ state: U.State) -> Given { Given(update: update, state: state) }
+  public func given(_ state: U.State) -> Given { Given(update: update, state: state, running: []) }
+
+  /// Starts a spec from `state` with the effects under `running` going, as a loop would have
+  /// them: the outcome says which of them a dismissal ends (``Outcome/dismissed``), by the
+  /// update's ``Update/children``.
+  ///
+  /// ```swift
+  /// spec.given(stackOfTwo, running: [.screen(1, .details), .screen(2, .details)])
+  ///   .when(.back)
+  ///   .then(state: stackOfOne, dismissed: [.screen(2, .details)])
+  /// ```
+  public func given(_ state: U.State, running: [U.Effect.ID]) -> Given {
+    Given(update: update, state: state, running: running)
+  }
 
   /// What arrives at an update: an event or an effect's result.
   public enum Input {
@@ -40,6 +53,7 @@ public struct UpdateSpec<U: Update>: Sendable {
   public struct Given: Sendable {
     let update: U
     let state: U.State
+    let running: [U.Effect.ID]
 
     /// Applies `events` in order.
     public func when(_ events: U.Event...) -> Outcome { when(events.map(Input.event)) }
@@ -50,6 +64,7 @@ public struct UpdateSpec<U: Update>: Sendable {
     /// Applies `inputs`, events and results mixed, in order.
     public func when(_ inputs: [Input]) -> Outcome {
       var outcome = Outcome(inputs: inputs.map(describe), given: state)
+      var children = RunningChildren<U>(update.children, running: running, in: state)
       for input in inputs {
         let result =
           switch input {
@@ -57,6 +72,7 @@ public struct UpdateSpec<U: Update>: Sendable {
           case .result(let value): update.handle(result: value, outcome.state)
           }
         outcome.absorb(result)
+        outcome.dismissed += children.follow(result, to: outcome.state)
       }
       return outcome
     }
@@ -88,6 +104,9 @@ public struct UpdateSpec<U: Update>: Sendable {
     public internal(set) var effects: [U.Effect] = []
     /// Every effect id the inputs cancelled, in order.
     public internal(set) var cancellations: [U.Effect.ID] = []
+    /// The running effects a loop would cancel because the inputs removed their child from the
+    /// state (``Update/children``): of those given as running, and those the inputs started.
+    public internal(set) var dismissed: [U.Effect.ID] = []
 
     init(inputs: [String], given: U.State) {
       self.inputs = inputs
@@ -103,12 +122,50 @@ public struct UpdateSpec<U: Update>: Sendable {
   }
 }
 
+/// The update's children as a loop tracks them, for a spec: which running effects a
+/// dismissal ends.
+private struct RunningChildren<U: Update> {
+  var trackers: [any ChildTracker<U.State, U.Effect.ID>]
+  var running: Set<U.Effect.ID>
+
+  init(_ children: MUE.Children<U.State, U.Effect.ID>, running: [U.Effect.ID], in state: U.State) {
+    trackers = children.makeTrackers()
+    self.running = Set(running)
+    for id in running { started(id, in: state) }
+  }
+
+  mutating func started(_ id: U.Effect.ID, in state: U.State) {
+    for index in trackers.indices { trackers[index].started(id, in: state) }
+  }
+
+  /// Follows one result to `state`: the running effects it dismissed, in a stable order.
+  mutating func follow(_ result: UpdateResult<U.State, U.Effect>, to state: U.State)
+    -> [U.Effect.ID]
+  {
+    var dismissed: [U.Effect.ID] = []
+    if result.state != nil {
+      for index in trackers.indices {
+        dismissed += trackers[index].endedWork(in: state).filter { running.remove($0) != nil }
+      }
+    }
+    for id in result.cancellations { running.remove(id) }
+    for effect in result.effects {
+      guard let id = effect.id else { continue }
+      running.insert(id)
+      started(id, in: state)
+    }
+    return dismissed.sorted { "\($0)" < "\($1)" }
+  }
+}
+
 extension UpdateSpec.Outcome where U.Effect: Equatable {
   /// Checks the state and that exactly `effects` were dispatched, and exactly `cancellations`
-  /// cancelled, in this order.
+  /// cancelled, in this order; and that the inputs dismissed children whose running effects
+  /// are exactly `dismissed` (in any order), which the loop cancels without the update asking.
   public func then(
     state expected: U.State, effects expectedEffects: [U.Effect] = [],
     cancellations expectedCancellations: [U.Effect.ID] = [],
+    dismissed expectedDismissed: [U.Effect.ID] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
@@ -126,6 +183,11 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
       failures.append(
         "cancellations differ:\n  expected: \(list(expectedCancellations))\n"
           + "  actual:   \(list(cancellations))")
+    }
+    if Set(dismissed) != Set(expectedDismissed) || dismissed.count != expectedDismissed.count {
+      failures.append(
+        "effects ended with a dismissed child differ:\n  expected: \(list(expectedDismissed))\n"
+          + "  actual:   \(list(dismissed))")
     }
     guard !failures.isEmpty else { return }
     let header = "when \(inputs.joined(separator: ", ")):"

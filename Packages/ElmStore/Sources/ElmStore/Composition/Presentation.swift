@@ -130,19 +130,3 @@ extension Store {
       observe: { observer in self.subscribe { observer(own($0)) } })
   }
 }
-
-/// Whether two presented children are one presentation: the same id when they are
-/// `Identifiable`, else any two (a child without an id is told apart only by being there).
-/// Decided once per lift, from the type.
-func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Child) -> Bool {
-  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
-    return { _, _ in true }
-  }
-  return sameID(identifiable)
-}
-
-private func sameID<Child, Identified: Identifiable & SendableMetatype>(
-  _: Identified.Type
-) -> @Sendable (Child, Child) -> Bool {
-  { first, second in (first as! Identified).id == (second as! Identified).id }
-}

@@ -326,3 +326,53 @@ extension Update where Effect == NoEffect {
     }
   }
 }
+
+// Presented children: a child that exists only while presented (a sheet, a form) is an optional
+// in the parent's state. Its events and results are handled while it is there and ignored
+// otherwise; ``Children/presented(_:effects:)`` ends its effects when it goes.
+
+extension Update {
+  /// Handles the `event` of the child presented at `path`, changing it in place; `nil` when
+  /// nothing is presented (an event for a dismissed child changes nothing and starts nothing).
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, changing parent: inout Parent, presented path: WritableKeyPath<Parent, State?>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect>? {
+    guard parent[keyPath: path] != nil else { return nil }
+    return handle(event: event, changing: &parent[keyPath: path]!).lifted(effect: embed, id: embedID)
+  }
+
+  /// Handles the result of an effect of the child presented at `path`, in place; `nil` when
+  /// nothing is presented (the result is dropped).
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    result: Effect.Result, changing parent: inout Parent,
+    presented path: WritableKeyPath<Parent, State?>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> InPlaceResult<ParentEffect>? {
+    guard parent[keyPath: path] != nil else { return nil }
+    return handle(result: result, changing: &parent[keyPath: path]!).lifted(
+      effect: embed, id: embedID)
+  }
+
+  /// Handles the `event` of the child presented at `path` in `parent`, value in, value out;
+  /// `nil` when nothing is presented.
+  @inlinable
+  public func handle<Parent, ParentEffect: MUE.Effect>(
+    event: Event, in parent: Parent, presented path: WritableKeyPath<Parent, State?>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
+  ) -> UpdateResult<Parent, ParentEffect>? {
+    guard let child = parent[keyPath: path] else { return nil }
+    let result = handle(event: event, child)
+    var next: Parent?
+    if let state = result.state {
+      var changed = parent
+      changed[keyPath: path] = state
+      next = changed
+    }
+    return UpdateResult(
+      state: next, effects: result.effects.map(embed),
+      cancellations: result.cancellations.map(embedID))
+  }
+}

@@ -4,6 +4,9 @@ enum Message<State: Sendable, Event: Sendable, Effect: MUE.Effect>: Sendable {
   /// `start()`: apply the update's `first(state:)`.
   case start
   case event(Event)
+  /// An event handled only if `condition` holds for the state when its turn comes: what a
+  /// presented child's handler sends (ignored once that child was dismissed).
+  case guarded(Event, if: @Sendable (State) -> Bool)
   case result(Effect.Result, from: Run<Effect.ID>)
   case subscribe(Subscriber<State>)
 }
@@ -29,13 +32,19 @@ package struct Processed<State: Sendable, Event: Sendable, Effect: MUE.Effect>: 
   @usableFromInline package var after: State
   @usableFromInline package var effects: [Effect]
   @usableFromInline package var cancellations: [Effect.ID]
+  /// The running effects the loop cancelled because their child left the state.
+  @usableFromInline package var dismissed: [Effect.ID]
 
   @inlinable
-  init(input: Input, after: State, effects: [Effect], cancellations: [Effect.ID]) {
+  init(
+    input: Input, after: State, effects: [Effect], cancellations: [Effect.ID],
+    dismissed: [Effect.ID]
+  ) {
     self.input = input
     self.after = after
     self.effects = effects
     self.cancellations = cancellations
+    self.dismissed = dismissed
   }
 }
 
@@ -59,6 +68,8 @@ struct Step<State: Sendable, Effect: MUE.Effect> {
   @usableFromInline var observers: [Subscriber<State>]
   @usableFromInline var cancelled: [Task<Void, Never>] = []
   @usableFromInline var started: [Launch<Effect>] = []
+  /// The running effects cancelled because their child left the state.
+  @usableFromInline var dismissed: [Effect.ID] = []
 
   @inlinable init(state: State, observers: [Subscriber<State>]) {
     self.state = state
@@ -77,8 +88,14 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @usableFromInline var rowObservers: RowObserverTable = [:]
   @usableFromInline var runs = RunRegistry<Effect.ID>()
   @usableFromInline var idleWaiters = Waiters()
+  /// One tracker per kind of child the update declares (``Update/children``): whose effects
+  /// end when a child leaves the state.
+  @usableFromInline var children: [any ChildTracker<State, Effect.ID>]
 
-  @inlinable init(state: State) { self.state = state }
+  @inlinable init(state: State, children: [any ChildTracker<State, Effect.ID>] = []) {
+    self.state = state
+    self.children = children
+  }
 
   /// Whether nothing is queued or handled and no finite effect runs.
   @usableFromInline var isIdle: Bool {
@@ -109,6 +126,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
     var step = Step<State, Effect>(
       state: state, observers: result.stateChanged ? subscribers : [])
     step.notifies = result.stateChanged
+    if result.stateChanged, !children.isEmpty { endWorkOfRemovedChildren(&step) }
     for id in result.cancellations {
       if let task = remove(.id(id)) { step.cancelled.append(task) }
     }
@@ -117,8 +135,23 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
       guard let (run, superseded) = runs.start(key, isFinite: true) else { continue }
       if let superseded, let task = queue.drop(superseded) { step.cancelled.append(task) }
       step.started.append(Launch(effect: effect, run: run))
+      if let id = effect.id, !children.isEmpty {
+        for index in children.indices { children[index].started(id, in: state) }
+      }
     }
     return step
+  }
+
+  /// Cancels the running effects of the children the state no longer has (R13).
+  @usableFromInline
+  mutating func endWorkOfRemovedChildren(_ step: inout Step<State, Effect>) {
+    for index in children.indices {
+      for id in children[index].endedWork(in: state) {
+        guard let task = remove(.id(id)) else { continue }
+        step.cancelled.append(task)
+        step.dismissed.append(id)
+      }
+    }
   }
 
   /// Ends a drain whose queue is empty (or whose loop stopped); returns the `idle()` callers.

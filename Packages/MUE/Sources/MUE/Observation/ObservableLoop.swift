@@ -75,6 +75,29 @@ extension Loop {
       return follower.list
     }
 
+    /// The observable presentation of the optional child at `path` (a sheet's form): the same
+    /// object every time. Its `child` is an object while a child is presented, `nil` otherwise,
+    /// and a new object for each presentation (an `Identifiable` child with another id is a new
+    /// presentation); a change inside the child touches only that object's `value`.
+    ///
+    /// ```swift
+    /// let form = model.presented(\.form)
+    /// .sheet(item: Binding(get: { form.child }, set: { if $0 == nil { model.send(.form(.cancel)) } })) {
+    ///   AddFormView(form: $0)   // reads $0.value: invalidated by the form's changes only
+    /// }
+    /// ```
+    public func presented<Child: Equatable & Sendable>(
+      _ path: KeyPath<U.State, Child?> & Sendable
+    ) -> ObservablePresentation<Child> {
+      if let follower = lists[path] as? PresentationFollower<U.State, Child> {
+        return follower.presentation
+      }
+      let follower = PresentationFollower(
+        path: path, isSame: presentationIdentity(Child.self), state: state)
+      lists[path] = follower
+      return follower.presentation
+    }
+
     private func apply(_ new: U.State) {
       state = new
       for follower in lists.values { follower.follow(new) }

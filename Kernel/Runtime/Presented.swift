@@ -1,3 +1,19 @@
+/// Whether two presented children are one presentation: the same id when they are
+/// `Identifiable`, else any two (a child without an id is told apart only by being there).
+/// Decided once, from the type.
+package func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Child) -> Bool {
+  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
+    return { _, _ in true }
+  }
+  return sameID(identifiable)
+}
+
+private func sameID<Child, Identified: Identifiable & SendableMetatype>(
+  _: Identified.Type
+) -> @Sendable (Child, Child) -> Bool {
+  { first, second in (first as! Identified).id == (second as! Identified).id }
+}
+
 #if canImport(Observation)
   import Observation
 
@@ -26,12 +42,12 @@
 
   /// Keeps one ``ObservablePresentation`` up to date with the optional child at `path`.
   @MainActor
-  final class PresentationFollower<State, Child: Equatable & Sendable>: StateFollower {
+  package final class PresentationFollower<State, Child: Equatable & Sendable>: StateFollower {
     let path: KeyPath<State, Child?>
     let isSame: @Sendable (Child, Child) -> Bool
-    let presentation: ObservablePresentation<Child>
+    package let presentation: ObservablePresentation<Child>
 
-    init(
+    package init(
       path: KeyPath<State, Child?>, isSame: @escaping @Sendable (Child, Child) -> Bool,
       state: State
     ) {
@@ -43,7 +59,7 @@
 
     /// Takes the new state: a new child object for a new presentation, `nil` for a dismissal,
     /// the new value for a change inside the presented child (only if it differs).
-    func follow(_ state: State) {
+    package func follow(_ state: State) {
       let child = state[keyPath: path]
       switch (presentation.child, child) {
       case (nil, nil):
