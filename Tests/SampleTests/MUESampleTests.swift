@@ -13,6 +13,27 @@ import Testing
 
   var loadedCounter: MUECounter.State { MUECounter.State().copy { $0.isLoaded = true } }
 
+  @Test func contactsDismissalsEndTheirChildsEffectsWithoutTheUpdateCancellingThem() {
+    let contacts = UpdateSpec(MUEContacts.Update())
+    let ann = Contact(id: 1, name: "Ann")
+    let list = MUEContacts.State(contacts: [ann], launchPath: [])
+    var saving = list
+    saving.presentations = 1
+    saving.form = MUEAddForm.State(id: 1)
+    saving.form?.name = "Bo"
+    saving.form?.isSaving = true
+    // The sheet: cancelling it ends its create; the update returns no cancellation.
+    contacts.given(saving, running: [.form(.create)]).when(.form(.cancel))
+      .then(state: saving.copy { $0.form = nil }, dismissed: [.form(.create)])
+    // The stack: the screen that arrives loads; going back ends its load.
+    let oneScreen = MUEContacts.State(contacts: [ann], launchPath: [1])
+    contacts.given(list).when(.open(contactID: 1))
+      .then(state: oneScreen, effects: [.screen(1, .details(contactID: 1))])
+    contacts.given(oneScreen, running: [.screen(1, .details)]).when(.back)
+      .then(
+        state: oneScreen.copy { $0.stack = IdentifiedList() }, dismissed: [.screen(1, .details)])
+  }
+
   @Test func counterLoadsFirstAndIgnoresIntentsUntilLoaded() {
     counter.given(MUECounter.State()).whenStarting()
       .then(state: MUECounter.State(), effects: [.load])

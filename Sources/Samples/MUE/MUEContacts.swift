@@ -149,7 +149,7 @@ public enum MUEContactScreen {
 /// the loop ends a dismissed child's effects. The update never cancels anything itself.
 public enum MUEContacts {
   // side-by-side: contacts state
-  public struct State: Equatable, Sendable {
+  public struct State: Equatable, Sendable, SmartCopy {
     public var contacts: [Contact]
     public var form: MUEAddForm.State?
     /// The contact the alert asks about, while it is presented.
@@ -243,7 +243,8 @@ public enum MUEContacts {
         return .changedState
       case .form(let intent):
         return MUEAddForm.Update().handle(
-          event: intent, changing: &state, presented: \.form, effect: Effect.form, id: Effect.ID.form)
+          event: intent, changing: &state, presented: \.form, effect: Effect.form,
+          id: Effect.ID.form)
           ?? .noChange
       case .alert(let action):
         guard let contactID = state.alert else { return .noChange }
@@ -357,7 +358,8 @@ public enum MUEContacts {
     if let form = state.form {
       destination = .addForm(MUEAddForm.view(form))
     } else if let contactID = state.alert {
-      destination = .alert(title: ContactsApp.alertTitle(name: state.contact(contactID)?.name ?? ""))
+      destination = .alert(
+        title: ContactsApp.alertTitle(name: state.contact(contactID)?.name ?? ""))
     } else {
       destination = .none
     }

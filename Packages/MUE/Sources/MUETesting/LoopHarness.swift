@@ -30,7 +30,7 @@ public final class LoopHarness<U: Update, H: EffectHandler> where H.Effect == U.
     /// The effect ids it cancelled, in order.
     public var cancellations: [U.Effect.ID]
     /// The running effects the loop cancelled because this message removed their child from
-    /// the state (``Update/children``).
+    /// the state (`Update.children`).
     public var dismissed: [U.Effect.ID]
   }
 
@@ -149,7 +149,7 @@ extension LoopHarness where U.Effect: Equatable {
 extension LoopHarness where U.Effect: Equatable {
   /// Checks what a child observer would have seen since the last `expect`: the child at
   /// `path` in each published state, repeats dropped — and every effect started, in order —
-  /// then moves past them, as ``expect(states:effects:fileID:filePath:line:column:)`` does.
+  /// then moves past them, as ``expect(states:effects:dismissed:fileID:filePath:line:column:)`` does.
   public func expect<Child: Equatable>(
     child path: KeyPath<U.State, Child>, states expectedChildren: [Child],
     effects expectedEffects: [U.Effect],

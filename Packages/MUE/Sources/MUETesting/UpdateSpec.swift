@@ -32,7 +32,7 @@ public struct UpdateSpec<U: Update>: Sendable {
 
   /// Starts a spec from `state` with the effects under `running` going, as a loop would have
   /// them: the outcome says which of them a dismissal ends (``Outcome/dismissed``), by the
-  /// update's ``Update/children``.
+  /// update's `Update.children`.
   ///
   /// ```swift
   /// spec.given(stackOfTwo, running: [.screen(1, .details), .screen(2, .details)])
@@ -105,7 +105,7 @@ public struct UpdateSpec<U: Update>: Sendable {
     /// Every effect id the inputs cancelled, in order.
     public internal(set) var cancellations: [U.Effect.ID] = []
     /// The running effects a loop would cancel because the inputs removed their child from the
-    /// state (``Update/children``): of those given as running, and those the inputs started.
+    /// state (`Update.children`): of those given as running, and those the inputs started.
     public internal(set) var dismissed: [U.Effect.ID] = []
 
     init(inputs: [String], given: U.State) {
@@ -196,7 +196,7 @@ extension UpdateSpec.Outcome where U.Effect: Equatable {
 
   /// Checks that the inputs changed only the child at `path` (a tab, or a row:
   /// `\.rows[id: 1]`), to `expected`, and started exactly `effects` (embedded in the parent's
-  /// effect type): exhaustive, as ``then(state:effects:cancellations:fileID:filePath:line:column:)``
+  /// effect type): exhaustive, as ``then(state:effects:cancellations:dismissed:fileID:filePath:line:column:)``
   /// is, with the same messages.
   public func then<Child>(
     child path: WritableKeyPath<U.State, Child>, _ expected: Child,

@@ -364,14 +364,26 @@ extension Nav.State {
       await model.settled()
       let first = try! #require(form.child)
       let (presence, fields) = (Fired(), Fired())
-      withObservationTracking { _ = form.child } onChange: { presence.set() }
-      withObservationTracking { _ = first.value } onChange: { fields.set() }
+      withObservationTracking {
+        _ = form.child
+      } onChange: {
+        presence.set()
+      }
+      withObservationTracking {
+        _ = first.value
+      } onChange: {
+        fields.set()
+      }
       loop.send(.save)
       await model.settled()
       #expect(!presence.isSet)
       #expect(fields.isSet)
       let replaced = Fired()
-      withObservationTracking { _ = form.child } onChange: { replaced.set() }
+      withObservationTracking {
+        _ = form.child
+      } onChange: {
+        replaced.set()
+      }
       loop.send(.dismiss)
       loop.send(.present)
       await model.settled()
@@ -390,9 +402,21 @@ extension Nav.State {
       let stack = model.list(\.stack)
       #expect(stack.ids == [1, 2, 3])
       let (bottom, top, ids) = (Fired(), Fired(), Fired())
-      withObservationTracking { _ = stack.row(1).value } onChange: { bottom.set() }
-      withObservationTracking { _ = stack.row(3).value } onChange: { top.set() }
-      withObservationTracking { _ = stack.ids } onChange: { ids.set() }
+      withObservationTracking {
+        _ = stack.row(1).value
+      } onChange: {
+        bottom.set()
+      }
+      withObservationTracking {
+        _ = stack.row(3).value
+      } onChange: {
+        top.set()
+      }
+      withObservationTracking {
+        _ = stack.ids
+      } onChange: {
+        ids.set()
+      }
       while calls.waitingCount < 3 { await Task.yield() }
       calls.answer("load 3", with: 5)
       while loop.state.stack[id: 3]?.value != 5 { await Task.yield() }

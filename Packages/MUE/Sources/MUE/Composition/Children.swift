@@ -21,7 +21,7 @@
 public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
   let slots: [Slot]
 
-  /// No children: nothing ends with anything (the default of ``Update/children-…``).
+  /// No children: nothing ends with anything (the default of ``Update/children``).
   public init() { slots = [] }
 
   /// These children together.
@@ -67,7 +67,9 @@ public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
 
   /// A tracker for every child, for one loop (or one spec).
   @usableFromInline
-  package func makeTrackers() -> [any ChildTracker<State, EffectID>] { slots.map { $0.makeTracker() } }
+  package func makeTrackers() -> [any ChildTracker<State, EffectID>] {
+    slots.map { $0.makeTracker() }
+  }
 }
 
 /// What a loop keeps for one kind of child, under its lock: which effects each child started,
@@ -123,7 +125,9 @@ struct PresentedTracker<State, Child: Sendable, EffectID: Hashable & Sendable>: 
 }
 
 /// A list's tracker: the effects of each element, in a ``ChildLedger``.
-struct ListTracker<State, ID: Hashable & Sendable, Element: Sendable, EffectID: Hashable & Sendable>:
+struct ListTracker<
+  State, ID: Hashable & Sendable, Element: Sendable, EffectID: Hashable & Sendable
+>:
   ChildTracker
 {
   let path: KeyPath<State, IdentifiedList<ID, Element>> & Sendable

@@ -340,7 +340,8 @@ extension Update {
     effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
   ) -> InPlaceResult<ParentEffect>? {
     guard parent[keyPath: path] != nil else { return nil }
-    return handle(event: event, changing: &parent[keyPath: path]!).lifted(effect: embed, id: embedID)
+    return handle(event: event, changing: &parent[keyPath: path]!).lifted(
+      effect: embed, id: embedID)
   }
 
   /// Handles the result of an effect of the child presented at `path`, in place; `nil` when
