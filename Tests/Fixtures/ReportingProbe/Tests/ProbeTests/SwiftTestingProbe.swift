@@ -4,6 +4,7 @@ import Testing
   @Test func elmStore() async { await wrongTestStore() }
   @Test func elmStoreDismissal() async { await wrongDismissal() }
   @Test func mue() { wrongUpdateSpec() }
+  @Test func mueDismissal() { wrongLoopDismissal() }
   @Test func ioLoop() { wrongStepper() }
   @Test func layerCore() async { await wrongCoreHarness() }
   @Test func comonadic() { wrongTestDispatcher() }

@@ -52,6 +52,27 @@ func wrongUpdateSpec() {
   UpdateSpec(Sum()).given(0).when(1).then(state: 2)  // PROBE mue
 }
 
+/// A sheet whose save is not declared as its child's: the loop leaves it running.
+struct SheetUpdate: MUE.Update {
+  enum Save: MUE.Effect, Equatable {
+    case save
+    typealias Result = Never
+    enum ID: Hashable, Sendable { case save }
+    var id: ID? { .save }
+  }
+  func handle(event: Bool, changing state: inout Int?) -> InPlaceResult<Save> {
+    if event { return .changedState(effect: .save) }
+    state = nil
+    return .changedState
+  }
+  func handle(result: Never, changing state: inout Int?) -> InPlaceResult<Save> {}
+}
+
+func wrongLoopDismissal() {
+  UpdateSpec(SheetUpdate()).given(0, running: [.save]).when(false)
+    .then(state: nil, dismissed: [.save])  // PROBE mue-dismissal
+}
+
 struct Total: PureApp, Equatable {
   var count = 0
   static func start() -> (Total, [Int]) { (Total(), []) }

@@ -5,6 +5,7 @@ final class XCTestProbe: XCTestCase {
   func testElmStore() async { await wrongTestStore() }
   func testElmStoreDismissal() async { await wrongDismissal() }
   func testMUE() { wrongUpdateSpec() }
+  func testMUEDismissal() { wrongLoopDismissal() }
   func testIOLoop() { wrongStepper() }
   func testLayerCore() async { await wrongCoreHarness() }
   func testComonadic() { wrongTestDispatcher() }
