@@ -40,34 +40,60 @@ private func sameID<Child, Identified: Identifiable & SendableMetatype>(
     init(_ value: Child) { self.value = value }
   }
 
-  /// Keeps one ``ObservablePresentation`` up to date with the optional child at `path`.
+  /// Keeps one ``ObservablePresentation`` up to date with the presented child a state holds.
   @MainActor
   package final class PresentationFollower<State, Child: Equatable & Sendable>: StateFollower {
-    let path: KeyPath<State, Child?>
-    let isSame: @Sendable (Child, Child) -> Bool
+    /// The presented child in a state, with what tells its presentation from the next one.
+    let read: (State) -> (child: Child, presentation: AnyHashable)?
     package let presentation: ObservablePresentation<Child>
+    private var shown: AnyHashable?
 
-    package init(
+    /// Follows the optional child at `path`; `isSame` tells whether two children are one
+    /// presentation.
+    package convenience init(
       path: KeyPath<State, Child?>, isSame: @escaping @Sendable (Child, Child) -> Bool,
       state: State
     ) {
-      self.path = path
-      self.isSame = isSame
-      let child = state[keyPath: path]
-      presentation = ObservablePresentation(child.map(ObservablePresentedChild.init))
+      // Each child that is not the same as the one before starts a new presentation.
+      var current: (child: Child, number: Int)?
+      var count = 0
+      self.init(
+        read: { state in
+          guard let child = state[keyPath: path] else {
+            current = nil
+            return nil
+          }
+          if let shown = current, isSame(shown.child, child) {
+            current = (child, shown.number)
+          } else {
+            count += 1
+            current = (child, count)
+          }
+          return (child, AnyHashable(current!.number))
+        }, state: state)
+    }
+
+    /// Follows the child `read` finds, one presentation per key it gives.
+    package init(
+      read: @escaping (State) -> (child: Child, presentation: AnyHashable)?, state: State
+    ) {
+      self.read = read
+      let found = read(state)
+      shown = found?.presentation
+      presentation = ObservablePresentation(found.map { ObservablePresentedChild($0.child) })
     }
 
     /// Takes the new state: a new child object for a new presentation, `nil` for a dismissal,
     /// the new value for a change inside the presented child (only if it differs).
     package func follow(_ state: State) {
-      let child = state[keyPath: path]
-      switch (presentation.child, child) {
-      case (nil, nil):
+      let found = read(state)
+      guard found?.presentation == shown else {
+        shown = found?.presentation
+        presentation.child = found.map { ObservablePresentedChild($0.child) }
         return
-      case (let object?, let child?) where isSame(object.value, child):
-        if object.value != child { object.value = child }
-      default:
-        presentation.child = child.map(ObservablePresentedChild.init)
+      }
+      if let found, let object = presentation.child, object.value != found.child {
+        object.value = found.child
       }
     }
   }

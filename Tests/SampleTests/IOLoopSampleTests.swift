@@ -15,6 +15,20 @@ import Testing
     return app
   }
 
+  @Test func contactsDismissalsReturnWhatEndsTheChildsWork() {
+    let ann = Contact(id: 1, name: "Ann")
+    let (launched, _) = IOContacts.launching(contacts: [ann], launchPath: [1])
+    var app = Stepper(from: launched)
+    // The sheet: saving, then cancelled; the step returns what ends its create.
+    app.step(IOContacts.Input(.addTapped, nil, nil))
+    app.step(IOContacts.Input(.form(.nameChanged("Bo")), nil, nil))
+    app.step(IOContacts.Input(.form(.save), nil, nil))
+    app.step(IOContacts.Input(.form(.cancel), nil, nil), dismissing: \.form)
+    // The stack: the launch screen, then one more; popping to the root ends both loads.
+    app.step(IOContacts.Input(.open(contactID: 1), nil, nil))
+    app.step(IOContacts.Input(.popToRoot, nil, nil), dismissing: [1, 2], from: \.stack)
+  }
+
   @Test func counterLoadsFirstAndIgnoresIntentsUntilLoaded() {
     var counter = Stepper(IOCounter.self)
     counter.start(expecting: IOCounter(), IOCounter.Outputs([.loading], [], [.load]))

@@ -120,7 +120,7 @@ public enum Catalog {
       apps: [
         .init(Implementation<CounterApp>.ioLoop), .init(Implementation<StopwatchApp>.ioLoop),
         .init(Implementation<WeatherApp>.ioLoop), .init(Implementation<TodosApp>.ioLoop),
-        .init(Implementation<ShellApp>.ioLoop),
+        .init(Implementation<ShellApp>.ioLoop), .init(Implementation<ContactsApp>.ioLoop),
       ],
       tally: IOLoopTally.self),
     Architecture(

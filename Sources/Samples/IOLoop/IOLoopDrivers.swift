@@ -256,3 +256,93 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: contacts wiring
+/// Connects the contacts program to the kit: screens are observed one by one on the program;
+/// the form's scope sends the form program's input under the presentation shown when it was
+/// taken, which the program drops once that presentation ended (R13).
+final class IOContactsDriver: AppDriver, Sendable {
+  typealias App = ContactsApp
+  let main:
+    Main<
+      IOContacts, InputOnlyHandler<ContactsIntentIO>,
+      ProgramsHandler<Int, IOAddForm, InputOnlyHandler<FormIntentIO>, CreateContactHandler>,
+      ProgramsHandler<Int, IOContactScreen, InputOnlyHandler<ScreenIntentIO>, DetailsHandler>
+    >
+  private let pending = PendingObservers<Int, ScreenView?>()
+
+  init(environment: ContactsEnvironment) {
+    let (state, outputs) = IOContacts.launching(
+      contacts: environment.contacts, launchPath: environment.launchPath)
+    main = Main(
+      state: state, outputs: outputs,
+      handlers: InputOnlyHandler(),
+      ProgramsHandler(
+        IOAddForm.self, id: Int.self, handlers: InputOnlyHandler<FormIntentIO>(),
+        CreateContactHandler(service: environment.service)),
+      ProgramsHandler(
+        IOContactScreen.self, id: Int.self, handlers: InputOnlyHandler<ScreenIntentIO>(),
+        DetailsHandler(service: environment.service)),
+      executor: environment.executor)
+  }
+
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    main.observe({ $0.view }, observer)
+    for (id, observer) in pending.start() { observeScreen(id, observer) }
+    main.start()
+  }
+
+  /// Screens are observed by screen id; the form is seen in the root view only.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    guard case .screen(let id) = child else { return observer(nil) }
+    if pending.defer(id, observer) { return }
+    observeScreen(id, observer)
+  }
+
+  /// One screen's view, and `nil` once when it leaves the stack (R11, R13).
+  private func observeScreen(_ id: Int, _ observer: @escaping @Sendable (ScreenView?) -> Void) {
+    let gone = Once()
+    let render: @Sendable (IOContactScreen?) -> ScreenView? = { $0?.view(id: id) }
+    main.observe(\.stack, id: id, render) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: ContactsIntent) { main.send(intent, from: ContactsIntentIO.self) }
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) { scope(child)(intent) }
+
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    switch child {
+    case .form:
+      let form = main.state.form
+      guard form.isPresented else { return { _ in } }
+      return { [main] in
+        guard case .form(let intent) = $0 else { return }
+        main.send(
+          IOContacts.Form.Input(id: form.number, input: IOInput(intent, nil)),
+          from: IOContacts.Form.self)
+      }
+    case .screen(let id):
+      return { [main] in
+        guard case .screen(let intent) = $0 else { return }
+        main.send(
+          IOContacts.Screens.Input(id: id, input: IOInput(intent, nil)),
+          from: IOContacts.Screens.self)
+      }
+    }
+  }
+
+  var view: ContactsView { get async { main.state.view } }
+  func idle() async {}
+  func stop() async { main.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The contacts app on IOLoop.
+  public static var ioLoop: Implementation {
+    Implementation(architecture: "io-loop") { IOContactsDriver(environment: $0) }
+  }
+}
+// side-by-side: end

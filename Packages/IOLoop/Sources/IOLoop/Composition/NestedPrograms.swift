@@ -319,3 +319,146 @@ extension IdentifiedList where Element: PureApp {
     run(IOInput(slot: 0, payload: input), id: id)
   }
 }
+
+// Navigation: a child program that exists only while presented, and a stack of programs. Both
+// travel as ``ProgramsIO``: a presented child under its presentation's number, a screen under
+// its id. Presenting returns the child's first outputs and dismissing returns
+// ``ProgramsIO/Output/removed(_:)``, so nothing happens that the parent's step did not return,
+// and ``ProgramsHandler`` ends a dismissed child's scope, its work and its late inputs with it.
+
+/// A child program that exists only while presented — a sheet's form — kept in its parent's
+/// state with the number of its presentation. Its outputs go out and its inputs come back as a
+/// ``ProgramsIO`` whose id is that number, so each presentation has a scope of its own: handle
+/// it with a ``ProgramsHandler``.
+///
+/// ```swift
+/// var form = Presentation<AddForm>()
+/// case .addTapped:  outputs.form = form.present(AddForm(), .none)
+/// case .cancel:     outputs.form = form.dismiss()            // its create is cancelled
+/// case (_, let formInput?):                                   // an input of the form's work
+///   outputs.form = form.run(formInput) ?? []                  // nil: an old presentation's
+/// ```
+public struct Presentation<Child: PureApp>: Sendable {
+  /// The IO type a presented child travels as: its outputs under its presentation's number.
+  public typealias IO = ProgramsIO<Int, Child>
+
+  /// The child shown, or `nil`.
+  public private(set) var child: Child?
+  /// The number of the presentation shown, or of the last one; `0` before the first.
+  public private(set) var number = 0
+
+  /// Nothing presented yet.
+  public init() {}
+
+  /// Whether a child is presented.
+  public var isPresented: Bool { child != nil }
+
+  /// Presents `child`, which starts with `outputs`, as a new presentation; a child shown
+  /// before is dismissed first. Returns the outputs that end the old one's work and start the
+  /// new one's.
+  public mutating func present<each ChildIO: IOType>(_ child: Child, _ outputs: Child.Outputs)
+    -> [IO.Output] where Child.Outputs == IOOutputs<repeat each ChildIO>
+  {
+    var result = dismiss()
+    number += 1
+    self.child = child
+    if !outputs.isEmpty { result.append(.outputs(number, outputs)) }
+    return result
+  }
+
+  /// Dismisses the child shown: returns the output that ends its work and drops what it sends
+  /// later (nothing when no child is shown).
+  public mutating func dismiss() -> [IO.Output] {
+    guard child != nil else { return [] }
+    child = nil
+    return [.removed(number)]
+  }
+
+  /// Runs the presented child on `input`, an input its work sent: its outputs, or `nil` when
+  /// the input is from another presentation than the one shown (dropped).
+  public mutating func run<each ChildIO: IOType>(_ input: IO.Input) -> [IO.Output]?
+  where Child.Outputs == IOOutputs<repeat each ChildIO> {
+    guard input.id == number else { return nil }
+    return run(presented: input.input)
+  }
+
+  /// Runs the child presented now on `input` (an intent the parent forwards to it): its
+  /// outputs, or `nil` when nothing is presented.
+  public mutating func run<each ChildIO: IOType>(presented input: Child.Input) -> [IO.Output]?
+  where Child.Outputs == IOOutputs<repeat each ChildIO> {
+    guard child != nil else { return nil }
+    let outputs = child!.run(inPlace: input)
+    return outputs.isEmpty ? [] : [.outputs(number, outputs)]
+  }
+
+  /// Changes the presented child in place (the parent reading what its step left); `nil`
+  /// when nothing is presented.
+  public mutating func update<Result>(_ change: (inout Child) -> Result) -> Result? {
+    guard child != nil else { return nil }
+    return change(&child!)
+  }
+}
+
+extension Presentation: Equatable where Child: Equatable {}
+
+extension IdentifiedList where Element: PureApp {
+  /// Appends `child` under `id` — a screen pushed on a stack — which starts with `outputs`:
+  /// its outputs as the list a ``ProgramsIO`` of the parent's outputs takes.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public mutating func present<each ChildIO: IOType>(
+    _ child: Element, id: ID, _ outputs: Element.Outputs
+  ) -> [ProgramsIO<ID, Element>.Output] where Element.Outputs == IOOutputs<repeat each ChildIO> {
+    guard append(child, id: id) else { return [] }
+    return outputs.isEmpty ? [] : [.outputs(id, outputs)]
+  }
+
+  /// Removes the child with `id`: the output that ends its work and drops its late inputs
+  /// (nothing when no child has that id).
+  ///
+  /// - Complexity: O(1) for the last element; O(n) otherwise.
+  @inlinable
+  public mutating func dismiss(id: ID) -> [ProgramsIO<ID, Element>.Output] {
+    remove(id: id) == nil ? [] : [.removed(id)]
+  }
+
+  /// Removes every child after `id` in the list, then `id` itself if `including`: a stack
+  /// closed down to a screen.
+  ///
+  /// - Complexity: O(k) for the k children removed.
+  @inlinable
+  public mutating func dismiss(after id: ID, including: Bool = false)
+    -> [ProgramsIO<ID, Element>.Output]
+  {
+    guard contains(id: id) else { return [] }
+    var outputs: [ProgramsIO<ID, Element>.Output] = []
+    while let last = ids.last, last != id {
+      remove(id: last)
+      outputs.append(.removed(last))
+    }
+    if including { outputs += dismiss(id: id) }
+    return outputs
+  }
+
+  /// Removes every child that matches: the outputs that end their work.
+  @inlinable
+  public mutating func dismissAll(where shouldRemove: (Element) -> Bool)
+    -> [ProgramsIO<ID, Element>.Output]
+  {
+    let gone = ids { shouldRemove($0) }
+    guard !gone.isEmpty else { return [] }
+    removeAll(where: shouldRemove)
+    return gone.map { .removed($0) }
+  }
+
+  /// Removes every child: the outputs that end their work.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  public mutating func dismissAll() -> [ProgramsIO<ID, Element>.Output] {
+    let gone = ids
+    self = IdentifiedList()
+    return gone.map { .removed($0) }
+  }
+}

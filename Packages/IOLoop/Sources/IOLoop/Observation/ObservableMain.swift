@@ -86,6 +86,32 @@ extension Main {
       return follower.list
     }
 
+    /// The observable presentation of the child program presented at `path` (a sheet's form):
+    /// the same object every time. Its `child` is an object while a child is presented, `nil`
+    /// otherwise, and a new object for each presentation; a change inside the child touches
+    /// only that object's `value`.
+    ///
+    /// ```swift
+    /// let form = model.presented(\.form)
+    /// .sheet(item: Binding(get: { form.child }, set: { if $0 == nil { cancel() } })) {
+    ///   AddFormView(form: $0)   // reads $0.value: invalidated by the form's changes only
+    /// }
+    /// ```
+    public func presented<Child: PureApp & Equatable>(
+      _ path: KeyPath<App, Presentation<Child>> & Sendable
+    ) -> ObservablePresentation<Child> {
+      if let follower = lists[path] as? PresentationFollower<App, Child> {
+        return follower.presentation
+      }
+      let follower = PresentationFollower<App, Child>(
+        read: { app in
+          let presentation = app[keyPath: path]
+          return presentation.child.map { ($0, AnyHashable(presentation.number)) }
+        }, state: state)
+      lists[path] = follower
+      return follower.presentation
+    }
+
     private func apply(_ new: App) {
       state = new
       for follower in lists.values { follower.follow(new) }
