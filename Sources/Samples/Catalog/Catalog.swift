@@ -129,7 +129,7 @@ public enum Catalog {
         .init(Implementation<CounterApp>.layerCore),
         .init(Implementation<StopwatchApp>.layerCore),
         .init(Implementation<WeatherApp>.layerCore), .init(Implementation<TodosApp>.layerCore),
-        .init(Implementation<ShellApp>.layerCore),
+        .init(Implementation<ShellApp>.layerCore), .init(Implementation<ContactsApp>.layerCore),
       ],
       tally: LayerCoreTally.self),
     Architecture(

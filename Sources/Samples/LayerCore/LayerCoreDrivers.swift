@@ -247,3 +247,74 @@ public final class LayerCoreTally: TallySubject {
 
   public func stop() { flow.stop() }
 }
+
+// side-by-side: contacts wiring
+/// Connects the contacts flow to the kit: the screen shows the view, the stack's machine the
+/// single screens; the form's scope sends under the presentation shown when it was taken, which
+/// the core ignores once that presentation ended (R13).
+final class LayerContactsDriver: AppDriver, Sendable {
+  typealias App = ContactsApp
+  let core: LayerContacts.App
+  let screen: Screen<LayerContacts.ScreenModel, LayerContacts.UIEvent>
+  let screens = LayerContactScreens()
+  let flow = FlowBox()
+  let executor: (any TaskExecutor)?
+
+  init(environment: ContactsEnvironment) {
+    // The screen shows the launch state from the first: the core starts with it.
+    let launch = LayerContacts.AppState(
+      contacts: environment.contacts, launchPath: environment.launchPath)
+    screen = Screen(placeholder: LayerContacts.model(launch))
+    core = LayerContacts.App(screen: screen, screens: screens, environment: environment)
+    executor = environment.executor
+  }
+
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    screen.observe { observer($0.view) }
+    flow.start(core, executor: executor)
+  }
+
+  /// One screen's view, and `nil` once when it is not or no longer on the stack (R11, R13).
+  /// Asked before start, the stack's machine answers at its start.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    guard case .screen(let id) = child else { return observer(nil) }
+    let gone = Once()
+    let view: @Sendable (LayerContactScreen.State?) -> ScreenView? = {
+      $0.map { LayerContactScreen.view(id: id, $0) }
+    }
+    screens.observe(id, view) { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: ContactsIntent) { screen.send(.intent(intent)) }
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) { scope(child)(intent) }
+
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    switch child {
+    case .form:
+      guard let presentation = screen.view.formPresentation else { return { _ in } }
+      return { [screen] in
+        if case .form(let intent) = $0 { screen.send(.form(presentation: presentation, intent)) }
+      }
+    case .screen(let id):
+      return { [screens] in
+        if case .screen(let intent) = $0 { screens.send(.screen(id: id, intent)) }
+      }
+    }
+  }
+
+  var view: ContactsView { get async { screen.view.view } }
+  func idle() async {}
+  func stop() async { flow.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The contacts app on LayerCore.
+  public static var layerCore: Implementation {
+    Implementation(architecture: "layer-core") { LayerContactsDriver(environment: $0) }
+  }
+}
+// side-by-side: end

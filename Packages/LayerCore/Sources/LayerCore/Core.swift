@@ -38,6 +38,11 @@ public protocol Core: Sendable {
   /// The layers, in the order they receive states (and their first `process(nil)`).
   var layers: [Layer<State, Event>] { get }
 
+  /// The state the flow starts with, if the app has one before any event (the contacts and
+  /// screens it is given, say); `nil` by default, so the state is `nil` until the reducer
+  /// first sets one. Every layer receives it right after its first `process(nil)`.
+  var initialState: State? { get }
+
   /// The result of `event` on `state` (`nil` before the first ``ReducerResult/set(_:)``).
   func reduce(state: State?, event: Event) -> ReducerResult<State>
 
@@ -63,6 +68,10 @@ public protocol Core: Sendable {
   /// Return ``InPlaceReducerResult/set`` with a state (a `nil` state is skipped), and
   /// ``InPlaceReducerResult/skip`` only when `state` was left as it was.
   func reduce(state: inout State?, event: Event) -> InPlaceReducerResult
+}
+
+extension Core {
+  public var initialState: State? { nil }
 }
 
 /// What a reducer written in place decided (`reduce(state: inout State?, event:)`): the

@@ -98,7 +98,7 @@ final class FlowRuntime<C: Core>: Sendable {
     self.executor = executor
     let gate = StopGate()
     self.gate = gate
-    lock = Lock(FlowState())
+    lock = Lock(FlowState(state: core.initialState))
     let host = WeakHost()
     let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
       guard let flow = host.flow else { return }
@@ -369,10 +369,13 @@ final class FlowRuntime<C: Core>: Sendable {
       let message = locked.pointee.queue.take()
       switch message {
       case .start:
+        // The core's initial state, if it has one, follows every machine's first input.
+        let initial = locked.pointee.state
         let entered = gate.enter()
         lock.unlock()
         guard entered else { continue }
         for start in starts where !gate.isStopped { start() }
+        if let initial, !gate.isStopped { deliver(initial) }
         gate.leave()
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.

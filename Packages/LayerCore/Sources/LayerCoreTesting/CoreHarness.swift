@@ -289,6 +289,8 @@ public struct Recording<C: Core>: Core {
 
   public var layers: [Layer<C.State, C.Event>] { core.layers }
 
+  public var initialState: C.State? { core.initialState }
+
   public func reduce(state: C.State?, event: C.Event) -> ReducerResult<C.State> {
     let result = core.reduce(state: state, event: event)
     switch result {

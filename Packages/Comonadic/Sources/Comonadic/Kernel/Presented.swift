@@ -55,7 +55,7 @@ private func sameID<Child, Identified: Identifiable & SendableMetatype>(
     /// presentation.
     package convenience init(
       path: KeyPath<State, Child?>, isSame: @escaping @Sendable (Child, Child) -> Bool,
-      state: State
+      state: State?
     ) {
       // Each child that is not the same as the one before starts a new presentation.
       var current: (child: Child, number: Int)?
@@ -76,12 +76,13 @@ private func sameID<Child, Identified: Identifiable & SendableMetatype>(
         }, state: state)
     }
 
-    /// Follows the child `read` finds, one presentation per key it gives.
+    /// Follows the child `read` finds, one presentation per key it gives; `state` is the state
+    /// now, if there is one yet.
     package init(
-      read: @escaping (State) -> (child: Child, presentation: AnyHashable)?, state: State
+      read: @escaping (State) -> (child: Child, presentation: AnyHashable)?, state: State?
     ) {
       self.read = read
-      let found = read(state)
+      let found = state.flatMap(read)
       shown = found?.presentation
       presentation = ObservablePresentation(found.map { ObservablePresentedChild($0.child) })
     }

@@ -36,7 +36,7 @@ struct FlowState<C: Core> {
   /// Numbers work started without an id, so that it is filed under its machine too.
   @usableFromInline var anonymousRuns = 0
 
-  @inlinable init() {}
+  @inlinable init(state: C.State? = nil) { self.state = state }
 
   /// Nothing queued or handled, and no finite work (R7's idle); `draining` tells whether a
   /// caller is handling the queue (the flow's claim says). Mutating for the reason

@@ -54,6 +54,23 @@
       return follower.list
     }
 
+    /// The observable presentation of the optional child at `path` of the input (a sheet's
+    /// form): the same object every time. Its `child` is an object while a child is presented,
+    /// `nil` otherwise, and a new object for each presentation (an `Identifiable` child with
+    /// another id is a new presentation); a change inside the child touches only that object's
+    /// `value`.
+    public func presented<Child: Equatable & Sendable>(
+      _ path: KeyPath<Input, Child?> & Sendable
+    ) -> ObservablePresentation<Child> {
+      if let follower = lists[path] as? PresentationFollower<Input, Child> {
+        return follower.presentation
+      }
+      let follower = PresentationFollower<Input, Child>(
+        path: path, isSame: presentationIdentity(Child.self), state: value)
+      lists[path] = follower
+      return follower.presentation
+    }
+
     /// The machine to put in a layer: its `process` runs on the main actor.
     public nonisolated var machine: Machine<Input, Output> { Bridge(model: self).machine }
 
