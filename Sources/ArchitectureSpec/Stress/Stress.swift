@@ -74,9 +74,17 @@ public enum Stress {
   ) async -> Report {
     var report = Report(architecture: implementation.architecture, app: App.name, tries: tries)
     var random = SeededRandom(seed: seed)
+    // The tries run on a thread of their own: a held save or observer call blocks the thread it
+    // runs on (it must not suspend), and two of them block the whole cooperative pool of a
+    // two-core machine; a try that ended the runtime from that pool then waited for the holds
+    // to expire and saw every late call as early.
+    let ender = SettlingExecutor.acquire()
+    defer { ender.release() }
     for index in 0..<tries {
       let ending: Ending = index % 2 == 0 ? .stop : .release
-      let late = await attempt(implementation, ending: ending, random: &random)
+      let late = await withTaskExecutorPreference(ender) {
+        await attempt(implementation, ending: ending, random: &random)
+      }
       report.add(late)
       if late[.stuckSend] != nil { break }
     }

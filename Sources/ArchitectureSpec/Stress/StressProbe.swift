@@ -34,8 +34,7 @@ public final class StressProbe: Sendable {
   /// the runtime.
   public static let holdLimit: Duration = .milliseconds(50)
   /// How long an armed call goes on holding once the try began to end the runtime: longer than
-  /// a `stop()` that does not wait for it takes to return, on a loaded machine too (at 5 ms,
-  /// a busy CI machine let a third of the late saves through unseen).
+  /// a `stop()` that does not wait for it takes to return, on a loaded machine too.
   public static let holdAfterEnding: Duration = .milliseconds(15)
   /// How many saves and logs, and how many observer calls, an armed probe holds at most: the
   /// first ones after it was armed. A try whose threads keep sending would otherwise hold every
