@@ -30,7 +30,7 @@ public enum Conformance {
     /// The race probe's tries unless a caller says otherwise: enough to catch, in at least 19
     /// runs of 20, a runtime whose effects check "still running" and then save or log outside
     /// anything `stop()` waits for (the project's mutant tests measure it).
-    public static let defaultStressTries = 20
+    public static let defaultStressTries = 32
 
     public init(
       programs: Int = 0, seed: UInt64 = 1, repeats: Int = 1, timeLimit: Duration = .seconds(300),
