@@ -280,6 +280,21 @@ struct IORoute<IO: IOType>: Sendable {
   @usableFromInline
   func cancelAll(within scope: [AnyWorkID]) { cancelAll(within: { scope }) }
 
+  /// Cancels all work of this IO type filed in the scopes `children` directly within this
+  /// route's scope (and in the scopes within those), in one look at the work: what removing
+  /// many children at once costs (a stack popped to its root).
+  @usableFromInline
+  func cancelAll(withinChildren children: Set<AnyWorkID>) {
+    guard !children.isEmpty else { return }
+    let base = scope
+    host?.cancelRuns(slot: slot) { id in
+      guard let scoped = id.value(as: ScopedWorkID.self), scoped.scope.count > base.count,
+        children.contains(scoped.scope[base.count])
+      else { return false }
+      return scoped.scope.starts(with: base)
+    }
+  }
+
   /// Like ``cancelAll(within:)``, with the scope made only when some work of this IO type is
   /// running: removing a row whose program started nothing builds no scope.
   @usableFromInline

@@ -159,15 +159,36 @@ where
     self.handlers = handlers
     self.slots = slots
     deliver = { outputs, seed in
-      let route = IORoute<IO>(seed: seed)
-      for output in outputs._outputs(of: IO.Output.self) {
-        Self.handle(output, route: route, to: handlers, slots: slots)
-      }
+      Self.handle(
+        outputs._outputs(of: IO.Output.self), route: IORoute<IO>(seed: seed),
+        to: handlers, slots: slots)
     }
   }
 
   public func handle(_ output: IO.Output, context: IOContext<IO>) {
     Self.handle(output, route: context.route, to: handlers, slots: slots)
+  }
+
+  /// Handles one step's outputs in order; the children removed one after another are ended
+  /// together, in one look at the work (popping a stack of 10,000 screens looks at it once,
+  /// not once per screen).
+  @inlinable
+  static func handle(
+    _ outputs: [IO.Output], route: IORoute<IO>, to handlers: [any IOHandler], slots: ChildSlots
+  ) {
+    var removed: Set<AnyWorkID> = []
+    for output in outputs {
+      if case .removed(let id) = output {
+        removed.insert(AnyWorkID(id))
+        continue
+      }
+      if !removed.isEmpty {
+        route.cancelAll(withinChildren: removed)
+        removed = []
+      }
+      handle(output, route: route, to: handlers, slots: slots)
+    }
+    route.cancelAll(withinChildren: removed)
   }
 
   @inlinable
