@@ -280,18 +280,21 @@ struct IORoute<IO: IOType>: Sendable {
   @usableFromInline
   func cancelAll(within scope: [AnyWorkID]) { cancelAll(within: { scope }) }
 
-  /// Cancels all work of this IO type filed in the scopes `children` directly within this
-  /// route's scope (and in the scopes within those), in one look at the work: what removing
-  /// many children at once costs (a stack popped to its root).
+  /// Cancels all work of this IO type filed in the scopes `children` makes, directly within
+  /// this route's scope (and in the scopes within those), in one look at the work: what removing
+  /// many children at once costs (a stack popped to its root). `children` is called only if
+  /// some work of this IO type is running.
   @usableFromInline
-  func cancelAll(withinChildren children: Set<AnyWorkID>) {
-    guard !children.isEmpty else { return }
+  func cancelWork(ofChildren children: () -> Set<AnyWorkID>) {
     let base = scope
+    var made: Set<AnyWorkID>?
     host?.cancelRuns(slot: slot) { id in
-      guard let scoped = id.value(as: ScopedWorkID.self), scoped.scope.count > base.count,
-        children.contains(scoped.scope[base.count])
-      else { return false }
-      return scoped.scope.starts(with: base)
+      guard let scoped = id.value(as: ScopedWorkID.self), scoped.scope.count > base.count else {
+        return false
+      }
+      let within = made ?? children()
+      made = within
+      return within.contains(scoped.scope[base.count]) && scoped.scope.starts(with: base)
     }
   }
 

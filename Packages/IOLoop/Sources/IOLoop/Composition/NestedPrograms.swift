@@ -171,24 +171,37 @@ where
 
   /// Handles one step's outputs in order; the children removed one after another are ended
   /// together, in one look at the work (popping a stack of 10,000 screens looks at it once,
-  /// not once per screen).
+  /// not once per screen). Nothing is allocated for a removal unless work is running.
   @inlinable
   static func handle(
     _ outputs: [IO.Output], route: IORoute<IO>, to handlers: [any IOHandler], slots: ChildSlots
   ) {
-    var removed: Set<AnyWorkID> = []
-    for output in outputs {
-      if case .removed(let id) = output {
-        removed.insert(AnyWorkID(id))
+    var start = 0
+    var pending = 0
+    for index in outputs.indices {
+      if case .removed = outputs[index] {
+        if pending == 0 { start = index }
+        pending += 1
         continue
       }
-      if !removed.isEmpty {
-        route.cancelAll(withinChildren: removed)
-        removed = []
+      if pending > 0 {
+        end(outputs[start..<(start + pending)], route: route)
+        pending = 0
       }
-      handle(output, route: route, to: handlers, slots: slots)
+      handle(outputs[index], route: route, to: handlers, slots: slots)
     }
-    route.cancelAll(withinChildren: removed)
+    if pending > 0 { end(outputs[start..<(start + pending)], route: route) }
+  }
+
+  /// Ends the work of the children `removed` names (each a ``ProgramsIO/Output/removed(_:)``).
+  @inlinable
+  static func end(_ removed: ArraySlice<IO.Output>, route: IORoute<IO>) {
+    if removed.count == 1, case .removed(let id)? = removed.first {
+      return route.cancelAll(within: { route.scope.appending(AnyWorkID(id)) })
+    }
+    route.cancelWork(ofChildren: {
+      Set(removed.compactMap { if case .removed(let id) = $0 { AnyWorkID(id) } else { nil } })
+    })
   }
 
   @inlinable
