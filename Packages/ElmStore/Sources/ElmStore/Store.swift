@@ -143,7 +143,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// other threads (R6).
   @usableFromInline let gate = StopGate()
   /// The runs started while the effect handles an action, when a monitor records them.
-  @usableFromInline let startLog = Lock<[StartedRun]?>(nil)
+  @usableFromInline let startLog: Lock<[StartedRun]?>?
 
   @inlinable
   init(
@@ -159,6 +159,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     self.executor = executor
     self.monitor = monitor
     isPlain = effect.body == nil && monitor == nil
+    startLog = monitor == nil ? nil : Lock(nil)
     calls.deliver = { [weak self] action, origin in self?.deliver(action, from: origin) }
     // Called only through the store itself (its conformance to `EffectHost`), so it is alive.
     unowned(unsafe) let this = self
@@ -356,12 +357,13 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
         continue
       }
       // The test store's path: each record with the runs its effect started.
-      startLog.withLock { $0 = [] }
+      startLog?.withLock { $0 = [] }
       if let action, let body = effect.body { body(state, action, Dispatch(host: self)) }
-      let started = startLog.withLock { log in
-        defer { log = nil }
-        return log ?? []
-      }
+      let started: [StartedRun] =
+        startLog?.withLock { log -> [StartedRun] in
+          defer { log = nil }
+          return log ?? []
+        } ?? []
       for var record in records {
         record.started = started
         monitor(record)

@@ -55,7 +55,7 @@ extension StoreRuntime: EffectHost {
     else { return }
     superseded?.cancel()
     if monitor != nil {
-      startLog.withLock { $0?.append(StartedRun(run: run, key: key)) }
+      startLog?.withLock { $0?.append(StartedRun(run: run, key: key)) }
     }
     let send = Send(
       host: self, deliver: calls.deliver, origin: run, gate: gate, executor: executor)
