@@ -19,17 +19,8 @@ extension Layer {
     machine: @escaping @Sendable () -> Machine<Child, ChildEvent>,
     event: @escaping @Sendable (ChildEvent) -> GlobalEvent
   ) -> Layer {
-    presentedLayer(child, machine: machine, event: event, isSame: presentationIdentity(Child.self))
-  }
-
-  @usableFromInline
-  static func presentedLayer<Child: Equatable & Sendable, ChildEvent: Sendable>(
-    _ child: @escaping @Sendable (GlobalState) -> Child?,
-    machine: @escaping @Sendable () -> Machine<Child, ChildEvent>,
-    event: @escaping @Sendable (ChildEvent) -> GlobalEvent,
-    isSame: @escaping @Sendable (Child, Child) -> Bool
-  ) -> Layer {
-    Layer { wiring in
+    let isSame = presentationIdentity(Child.self)
+    return Layer { wiring in
       let route = EventRoute(map: event, receive: wiring.receive)
       let presented = PresentedMachine<Child, ChildEvent>(
         machine: machine, sink: route.sink, host: wiring.host, ids: wiring.ids, tap: wiring.tap,

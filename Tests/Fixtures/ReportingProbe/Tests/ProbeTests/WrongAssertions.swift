@@ -31,8 +31,9 @@ func wrongDismissal() async {
     },
     effect: Effect { _, isSave, dispatch in
       if isSave {
+        // Work that never ends by itself: a stream that never yields, until cancelled.
         dispatch.run(id: "save", lifetime: .untilCancelled) { _ in
-          try await Task.sleep(for: .seconds(3600))
+          for await _ in AsyncStream<Void>(Void.self, { _ in }) {}
         }
       }
     })
