@@ -48,10 +48,19 @@ for rows in (100, 1_000, 10_000, 100_000):
     for operation in ("rename", "toggle-all", "filter"):
         OPERATIONS[f"todos.{operation}.{rows}"] = max(2, min(200, 200_000 // rows))
     OPERATIONS[f"todos.load.{rows}"] = max(2, min(20, 2_000 // rows))
+# The navigation workloads (Sources/Workloads/NavigationWorkloads.swift). pop-to-root prepares
+# one stack of 1,000 loading screens per 1,000 operations: its base run prepares as many and runs
+# none (`arch measure --prepare-only`), so only the pops are counted.
+OPERATIONS.update({
+    "contacts.push-pop.10": 200, "contacts.push-pop.10000": 200,
+    "contacts.push-pop.observed.10": 50, "contacts.push-pop.observed.1000": 50,
+    "contacts.pop-to-root.1000": 2_000, "contacts.sheet": 200,
+})
+PREPARED_BASE = {"contacts.pop-to-root.1000"}
 ASYNCHRONOUS = {
     "ticks", "typing", "roundtrip", "lifecycle", "ticks.laps.10", "ticks.laps.1000",
     "ticks.laps.10000", "counter.increments",
-} | {name for name in OPERATIONS if name.startswith(("todos.", "shell."))}
+} | {name for name in OPERATIONS if name.startswith(("todos.", "shell.", "contacts."))}
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 
 
@@ -68,8 +77,9 @@ def build():
     return stripped
 
 
-def count(binary, workload, contestant, operations):
-    """Returns (instructions, allocations) of one run."""
+def count(binary, workload, contestant, operations, prepare_only=False):
+    """Returns (instructions, allocations) of one run (of its preparation alone, if
+    `prepare_only`)."""
     with tempfile.NamedTemporaryFile(prefix="callgrind-", suffix=".out", delete=False) as out:
         path = out.name
     command = ["valgrind", "--tool=callgrind", "--fair-sched=yes", f"--callgrind-out-file={path}"]
@@ -77,6 +87,8 @@ def count(binary, workload, contestant, operations):
         command.append("--toggle-collect=*measuredRegion*")
     command += [binary, "measure", workload, "--architecture", contestant,
                 "--operations", str(operations)]
+    if prepare_only:
+        command.append("--prepare-only")
     environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
     result = subprocess.run(command, capture_output=True, text=True, env=environment)
     if result.returncode != 0:
@@ -133,7 +145,10 @@ def measure(binary, workloads, names, jobs=1):
         workload, contestant = pair
         operations = OPERATIONS[workload]
         try:
-            base = count(binary, workload, contestant, 0)
+            if workload in PREPARED_BASE:
+                base = count(binary, workload, contestant, operations, prepare_only=True)
+            else:
+                base = count(binary, workload, contestant, 0)
         except RuntimeError as error:
             if "has nothing" in str(error):
                 return None

@@ -7,44 +7,49 @@
 /// For children kept in an ``IdentifiedList``, ``removed(from:)`` finds the children that left
 /// since the last look: O(1) when the list did not change, changed one element in place, had
 /// elements appended or lost one element; otherwise it looks at the children with work going.
+///
+/// Inlinable: a runtime's generic composition calls it with the app's types, and specialized
+/// there its dictionaries cost a hash each, where generic code looked up type metadata for every
+/// dictionary and optional it touched (15,000 instructions a look in ElmStore's stack).
+@usableFromInline
 package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable>: Sendable {
   /// Each child's work, with how many runs of each have not ended (one that replaced another
   /// begins before the replaced one ends).
-  private var work: [Child: [Work: Int]] = [:]
+  @usableFromInline var work: [Child: [Work: Int]] = [:]
   /// Which child holds each slot of the list, for the children with work, under `layout`.
-  private var bySlot: [Int: Child] = [:]
-  private var slotOf: [Child: Int] = [:]
-  private var layout: UInt64 = 0
+  @usableFromInline var bySlot: [Int: Child] = [:]
+  @usableFromInline var slotOf: [Child: Int] = [:]
+  @usableFromInline var layout: UInt64 = 0
   /// The list's stamp at the last look.
-  private var stamp: UInt64 = 0
+  @usableFromInline var stamp: UInt64 = 0
   /// Children whose first work began since the last look: their slots are not noted yet.
-  private var unplaced: [Child] = []
+  @usableFromInline var unplaced: [Child] = []
 
-  package init() {}
+  @inlinable package init() {}
 
   /// Whether no child has work going.
-  package var isEmpty: Bool { work.isEmpty }
+  @inlinable package var isEmpty: Bool { work.isEmpty }
 
   /// Notes that `child` began `item`.
-  package mutating func begin(_ item: Work, of child: Child) {
+  @inlinable package mutating func begin(_ item: Work, of child: Child) {
     if work[child] == nil { unplaced.append(child) }
     work[child, default: [:]][item, default: 0] += 1
   }
 
   /// Notes that one run of `item` of `child` ended.
-  package mutating func end(_ item: Work, of child: Child) {
+  @inlinable package mutating func end(_ item: Work, of child: Child) {
     guard let count = work[child]?[item] else { return }
     work[child]?[item] = count > 1 ? count - 1 : nil
   }
 
   /// Takes `child` out: the work it had going, to cancel.
-  package mutating func forget(_ child: Child) -> [Work] {
+  @inlinable package mutating func forget(_ child: Child) -> [Work] {
     if let slot = slotOf.removeValue(forKey: child) { bySlot[slot] = nil }
     return work.removeValue(forKey: child).map { Array($0.keys) } ?? []
   }
 
   /// Takes out the children with work that are no longer in `list`, and returns their work.
-  package mutating func removed<Element>(from list: IdentifiedList<Child, Element>) -> [Work] {
+  @inlinable package mutating func removed<Element>(from list: IdentifiedList<Child, Element>) -> [Work] {
     defer { stamp = list.stamp }
     guard !work.isEmpty else {
       unplaced.removeAll()
@@ -62,12 +67,19 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
       layout = 0  // every remaining child's slot is noted again
       _ = notePlaces(in: list)
     }
-    return gone.flatMap { forget($0) }
+    switch gone.count {
+    case 0: return []
+    case 1: return forget(gone[0])
+    default:
+      var work: [Work] = []
+      for child in gone { work += forget(child) }
+      return work
+    }
   }
 
   /// Notes the slots of the children whose first work began since the last look (of every
   /// child with work, when the list was laid out again); returns those not in the list.
-  private mutating func notePlaces<Element>(in list: IdentifiedList<Child, Element>) -> [Child] {
+  @inlinable mutating func notePlaces<Element>(in list: IdentifiedList<Child, Element>) -> [Child] {
     let children: [Child]
     if layout != list.layout {
       layout = list.layout

@@ -76,6 +76,7 @@ public enum ArchitectureCommand {
     OPTIONS (measure):
       --architecture X    the contestant, or bare (required)
       --operations N      how many operations (required)
+      --prepare-only      prepare the operations, run none (what preparing costs alone)
 
     OPTIONS (memory):
       --architecture X    the architecture, or baseline (required)

@@ -222,6 +222,9 @@ struct MeasureCommand {
   var workload: Workload
   var contestant: Contestant
   var operations: Int
+  /// Prepare the trial and stop there: what preparing N operations costs alone, for the
+  /// workloads whose preparation grows with N (`contacts.pop-to-root.1000`).
+  var prepareOnly: Bool
 
   init(_ arguments: inout Arguments) throws {
     let name = try arguments.positional("WORKLOAD")
@@ -239,6 +242,7 @@ struct MeasureCommand {
       throw UsageError("--operations is required")
     }
     self.operations = operations
+    prepareOnly = arguments.flag("--prepare-only")
     try arguments.finish()
   }
 
@@ -251,6 +255,10 @@ struct MeasureCommand {
       FileHandle.standardError.write(
         Data("\(contestant.name) has nothing \(workload.name) can run\n".utf8))
       return 1
+    }
+    if prepareOnly {
+      print("\(workload.name) \(contestant.name) prepared operations=\(operations)")
+      return 0
     }
     await measuredRegion(trial)
     let outcome = try await trial.finish()

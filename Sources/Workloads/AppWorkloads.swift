@@ -244,8 +244,8 @@ extension Trial {
   }
 }
 
-/// One started runtime of `App` on fresh fakes, observed. Use it only from a task running on
-/// its executor.
+/// One started runtime of `App` on fresh fakes, observed unless told otherwise. Use it only
+/// from a task running on its executor.
 final class Session<App: ConformanceApp>: Sendable {
   let fakes: FakeEnvironment<App>
   let driver: any AppDriver<App>
@@ -253,11 +253,15 @@ final class Session<App: ConformanceApp>: Sendable {
 
   init(
     _ implementation: Implementation<App>, executor: SettlingExecutor,
-    setup: App.Setup = App.Setup()
+    setup: App.Setup = App.Setup(), observed: Bool = true
   ) async {
     fakes = FakeEnvironment(setup, executor: executor)
     driver = implementation.makeDriver(fakes.environment)
-    await driver.start { [notifications] _ in notifications.add() }
+    if observed {
+      await driver.start { [notifications] _ in notifications.add() }
+    } else {
+      await driver.startUnobserved()
+    }
     await settle()
   }
 
@@ -279,6 +283,12 @@ final class Session<App: ConformanceApp>: Sendable {
       await driver.idle()
       if fakes.executor.queuedJobCount == 0 { return }
     }
+  }
+
+  /// Settles, answering on the way the calls the scenario timing answers by itself (each
+  /// answer processed to idle before the next).
+  func settleAnswering() async {
+    repeat { await settle() } while fakes.fakes.completeDueCalls()
   }
 
   /// Moves the virtual clock forward, waking each sleeper in turn and settling after each.

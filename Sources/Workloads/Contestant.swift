@@ -20,12 +20,14 @@ public struct Contestant: Sendable {
   public var todos: Implementation<TodosApp>?
   /// Its shell, for the shell workloads.
   public var shell: Implementation<ShellApp>?
+  /// Its contacts app, for the navigation workloads.
+  public var contacts: Implementation<ContactsApp>?
 
   public init(
     name: String, tally: (any TallySubject.Type)?, counter: Implementation<CounterApp>? = nil,
     stopwatch: Implementation<StopwatchApp>? = nil,
     weather: Implementation<WeatherApp>? = nil, todos: Implementation<TodosApp>? = nil,
-    shell: Implementation<ShellApp>? = nil
+    shell: Implementation<ShellApp>? = nil, contacts: Implementation<ContactsApp>? = nil
   ) {
     self.name = name
     self.tally = tally
@@ -34,6 +36,7 @@ public struct Contestant: Sendable {
     self.weather = weather
     self.todos = todos
     self.shell = shell
+    self.contacts = contacts
   }
 
   /// The physical floor: the reducer called in a plain loop.

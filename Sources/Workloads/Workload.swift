@@ -6,7 +6,7 @@ public struct Workload: Sendable {
   /// The name, with dots: `dispatch`, `observe.100`, `state.size.1000`, ….
   public var name: String
   /// The spec app whose conformance gates this workload: `counter`, `stopwatch`, `weather`,
-  /// `todos` or `shell`; the synchronous workloads (``runsTally``) are gated by `counter`.
+  /// `todos`, `shell` or `contacts`; the synchronous workloads (``runsTally``) are gated by `counter`.
   public var app: String
   /// What one operation is, for reports: "intent", "tick", "keystroke", ….
   public var operation: String
@@ -39,6 +39,7 @@ public struct Workload: Sendable {
     case WeatherApp.name: contestant.weather != nil
     case TodosApp.name: contestant.todos != nil
     case ShellApp.name: contestant.shell != nil
+    case ContactsApp.name: contestant.contacts != nil
     default: false
     }
   }
@@ -60,7 +61,7 @@ public struct Workload: Sendable {
     + ListWorkloads.Operation.allCases.flatMap { operation in
       [100, 10_000].map { ListWorkloads.workload(operation, rows: $0) }
     }
-    + ShellWorkloads.all
+    + ShellWorkloads.all + NavigationWorkloads.all
 
   /// The list workloads at every size (``ListWorkloads/sizes``), by operation then size: what
   /// `arch compare --scaling` fits growth curves to.

@@ -9,10 +9,37 @@ final class PendingCalls<Value: Sendable>: Sendable {
     var isCancelled = false
   }
 
+  /// The pending calls by id, and their ids oldest first. An answered or cancelled call leaves
+  /// its id in `order` until the front passes it or the ids are compacted, so that answering the
+  /// oldest call, or cancelling any, costs the same with 10 or 10,000 calls pending (the
+  /// navigation workloads keep thousands of loads pending).
   private struct State {
     var nextID = 0
-    var calls: [Call] = []
+    var calls: [Int: Call] = [:]
+    var order: [Int] = []
+    var front = 0
     var cancelledBeforeRegistration: Set<Int> = []
+
+    mutating func append(_ call: Call) {
+      calls[call.id] = call
+      order.append(call.id)
+    }
+
+    mutating func remove(_ id: Int) -> Call? {
+      guard let call = calls.removeValue(forKey: id) else { return nil }
+      while front < order.count, calls[order[front]] == nil { front += 1 }
+      if front == order.count {
+        order.removeAll(keepingCapacity: true)
+        front = 0
+      } else if order.count - front > 2 * calls.count + 64 {
+        order = order[front...].filter { calls[$0] != nil }
+        front = 0
+      }
+      return call
+    }
+
+    /// The pending calls' ids, oldest first.
+    var ids: some Sequence<Int> { order[front...].lazy.filter { calls[$0] != nil } }
   }
 
   private let state = Lock(State())
@@ -37,7 +64,7 @@ final class PendingCalls<Value: Sendable>: Sendable {
       try await withCheckedThrowingContinuation { continuation in
         let cancelled = state.withLock { state in
           if state.cancelledBeforeRegistration.remove(id) != nil, honorsCancellation { return true }
-          state.calls.append(Call(id: id, call: call, continuation: continuation))
+          state.append(Call(id: id, call: call, continuation: continuation))
           return false
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -49,19 +76,26 @@ final class PendingCalls<Value: Sendable>: Sendable {
 
   private func cancel(id: Int, call: EnvironmentCall) {
     let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-      guard let index = state.calls.firstIndex(where: { $0.id == id }) else {
+      guard state.calls[id] != nil else {
         state.cancelledBeforeRegistration.insert(id)
         return nil
       }
-      state.calls[index].isCancelled = true
-      return honorsCancellation ? state.calls.remove(at: index).continuation : nil
+      state.calls[id]?.isCancelled = true
+      return honorsCancellation ? state.remove(id)?.continuation : nil
     }
     recorder.record(.cancelled(call))
     continuation?.resume(throwing: CancellationError())
   }
 
   /// The calls still waiting for an answer, oldest first.
-  var pending: [EnvironmentCall] { state.withLock { $0.calls.map(\.call) } }
+  var pending: [EnvironmentCall] {
+    state.withLock { state in state.ids.compactMap { state.calls[$0]?.call } }
+  }
+
+  /// The oldest call still waiting for an answer.
+  var oldest: EnvironmentCall? {
+    state.withLock { state in state.ids.first(where: { _ in true }).flatMap { state.calls[$0]?.call } }
+  }
 
   /// Answers the oldest pending call that `matches`, if any.
   ///
@@ -71,8 +105,9 @@ final class PendingCalls<Value: Sendable>: Sendable {
     _ result: Result<Value, any Error>, where matches: (EnvironmentCall) -> Bool
   ) -> EnvironmentCall? {
     let found = state.withLock { state -> Call? in
-      guard let index = state.calls.firstIndex(where: { matches($0.call) }) else { return nil }
-      return state.calls.remove(at: index)
+      guard let id = state.ids.first(where: { state.calls[$0].map { matches($0.call) } ?? false })
+      else { return nil }
+      return state.remove(id)
     }
     guard let found else { return nil }
     found.continuation.resume(with: result)
@@ -83,8 +118,11 @@ final class PendingCalls<Value: Sendable>: Sendable {
   /// run ends so no task stays suspended forever.
   func abandonAll() {
     let calls = state.withLock { state in
-      defer { state.calls.removeAll() }
-      return state.calls
+      let pending = state.ids.compactMap { state.calls[$0] }
+      state.calls.removeAll()
+      state.order.removeAll()
+      state.front = 0
+      return pending
     }
     for call in calls { call.continuation.resume(throwing: CancellationError()) }
   }

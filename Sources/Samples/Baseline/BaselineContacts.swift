@@ -354,7 +354,8 @@ public final class BaselineContacts: Sendable {
   public var view: ContactsView { loop.view }
 
   /// Starts: shows the list and the launch screens, and loads their details, bottom to top.
-  public func start(observer: @escaping @Sendable (ContactsView) -> Void) {
+  /// With no `observer`, no view of the whole app is made: only screen observers are told.
+  public func start(observer: (@Sendable (ContactsView) -> Void)?) {
     guard loop.start(observer: observer) else { return }
     loop.gate.ifOpen { effects.perform(launchLoads) }
     loop.drain(perform: effects.perform)

@@ -151,6 +151,7 @@ struct BaselineContactsDriver: AppDriver {
   func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
     runtime.start(observer: observer)
   }
+  func startUnobserved() async { runtime.start(observer: nil) }
   func send(_ intent: ContactsIntent) { runtime.send(intent) }
   /// Screens are observed by screen id; the form is seen in the root view only.
   func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {

@@ -63,7 +63,7 @@ public struct Architecture: Sendable {
       name: name, tally: tally, counter: implementation(of: CounterApp.self),
       stopwatch: implementation(of: StopwatchApp.self),
       weather: implementation(of: WeatherApp.self), todos: implementation(of: TodosApp.self),
-      shell: implementation(of: ShellApp.self))
+      shell: implementation(of: ShellApp.self), contacts: implementation(of: ContactsApp.self))
   }
 }
 

@@ -218,6 +218,10 @@ final class ElmContactsDriver: AppDriver, Sendable {
 
   func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
     store.subscribe(ElmContacts.view, observer)
+    await startUnobserved()
+  }
+
+  func startUnobserved() async {
     for (id, observer) in pending.start() { subscribe(id, observer) }
     store.dispatch(.start)
   }

@@ -288,6 +288,10 @@ final class IOContactsDriver: AppDriver, Sendable {
 
   func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
     main.observe({ $0.view }, observer)
+    await startUnobserved()
+  }
+
+  func startUnobserved() async {
     for (id, observer) in pending.start() { observeScreen(id, observer) }
     main.start()
   }

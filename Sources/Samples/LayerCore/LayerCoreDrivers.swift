@@ -271,8 +271,10 @@ final class LayerContactsDriver: AppDriver, Sendable {
 
   func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
     screen.observe { observer($0.view) }
-    flow.start(core, executor: executor)
+    await startUnobserved()
   }
+
+  func startUnobserved() async { flow.start(core, executor: executor) }
 
   /// One screen's view, and `nil` once when it is not or no longer on the stack (R11, R13).
   /// Asked before start, the stack's machine answers at its start.

@@ -193,6 +193,10 @@ final class MUEContactsDriver: AppDriver, Sendable {
 
   func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
     loop.observe(MUEContacts.view, observer)
+    await startUnobserved()
+  }
+
+  func startUnobserved() async {
     for (id, observer) in pending.start() { observeScreen(id, observer) }
     loop.start()
   }

@@ -76,6 +76,7 @@ public struct Dispatch<Action: Sendable>: Sendable {
   }
 
   /// Cancels the runs filed under `keys` (a dismissed child's): each costs one lookup.
+  @inlinable
   func cancel(keys: [RunKey<AnyWorkID>]) {
     guard let host else { return }
     for key in keys { host.cancel(key) }

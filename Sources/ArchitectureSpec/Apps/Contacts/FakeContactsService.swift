@@ -97,7 +97,7 @@ public final class FakeContactsService: ContactsService {
   /// new id (or a failure for a name the setup fails), `details` with ``details(of:)`` (or a
   /// failure for a contact the setup fails).
   func answerOldestDue() -> Bool {
-    guard !state.withLock({ $0.holds }), let oldest = calls.pending.first else { return false }
+    guard !state.withLock({ $0.holds }), let oldest = calls.oldest else { return false }
     let answer: Answer
     switch oldest {
     case .create(let name):

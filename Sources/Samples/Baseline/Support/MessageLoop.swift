@@ -95,7 +95,9 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   }
 
   /// The current view.
-  var view: Model.View { state.withLock { $0.lastView } }
+  var view: Model.View {
+    state.withLock { $0.observer == nil && $0.isStarted ? $0.model.view : $0.lastView }
+  }
 
   /// Reads the model now.
   func read<Value>(_ body: (Model) -> Value) -> Value { state.withLock { body($0.model) } }
@@ -103,7 +105,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// Starts the loop and calls `observer` with the initial view; `false` if it was started or
   /// stopped before. Until the caller drains, messages sent by others are queued. Child
   /// observers subscribed before start receive their first view here.
-  func start(observer: @escaping @Sendable (Model.View) -> Void) -> Bool {
+  func start(observer: (@Sendable (Model.View) -> Void)?) -> Bool {
     let started = state.withLock { state -> (Model.View, [ChildCall])? in
       guard !state.isStarted, !state.isStopped else { return nil }
       state.isStarted = true
@@ -118,7 +120,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     guard let (view, calls) = started else { return false }
     gate.ifOpen {
       for (observe, childView) in calls where !gate.isStopped { observe(childView) }
-      if !gate.isStopped { observer(view) }
+      if let observer, !gate.isStopped { observer(view) }
     }
     return true
   }
@@ -254,6 +256,8 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       let effect = state.model.handle(message)
       var childCalls: [ChildCall]?
       if Model.hasChildren { childCalls = Self.childCalls(in: &state, defects: defects) }
+      // With no root observer no view is made: what the message costs is the model's.
+      guard state.observer != nil else { return Next(effect: effect, childCalls: childCalls) }
       let view = state.model.view
       // Mutation point (tests only): the observer is called for every message.
       guard view != state.lastView || defects.contains(.notifiesUnchangedViews) else {

@@ -5,13 +5,14 @@
 /// A child's scoped host files each run it starts here (under the key the parent's host knows
 /// it by) and takes it out when the run's operation returns; a run that never began stays
 /// until its child leaves (cancelling it then does nothing).
+@usableFromInline
 final class ChildRuns<Child: Hashable & Sendable>: Sendable {
-  private let ledger = Lock(ChildLedger<Child, RunKey<AnyWorkID>>())
+  @usableFromInline let ledger = Lock(ChildLedger<Child, RunKey<AnyWorkID>>())
 
-  init() {}
+  @inlinable init() {}
 
   /// What a child's scoped host calls as its runs start (`true`) and return (`false`).
-  func recorder(for child: Child) -> @Sendable (RunKey<AnyWorkID>, Bool) -> Void {
+  @inlinable func recorder(for child: Child) -> @Sendable (RunKey<AnyWorkID>, Bool) -> Void {
     { [weak self] key, isStarting in
       self?.ledger.withLock { ledger in
         if isStarting { ledger.begin(key, of: child) } else { ledger.end(key, of: child) }
@@ -20,14 +21,14 @@ final class ChildRuns<Child: Hashable & Sendable>: Sendable {
   }
 
   /// Takes `child`'s runs out: the keys to cancel.
-  func forget(_ child: Child) -> [RunKey<AnyWorkID>] {
+  @inlinable func forget(_ child: Child) -> [RunKey<AnyWorkID>] {
     ledger.withLock { $0.forget(child) }
   }
 
   /// The runs of the children that are no longer in `list`, taken out: the keys to cancel.
   ///
   /// - Complexity: see ``ChildLedger/removed(from:)``.
-  func removed<Element>(from list: IdentifiedList<Child, Element>) -> [RunKey<AnyWorkID>] {
+  @inlinable func removed<Element>(from list: IdentifiedList<Child, Element>) -> [RunKey<AnyWorkID>] {
     ledger.withLock { $0.removed(from: list) }
   }
 }
