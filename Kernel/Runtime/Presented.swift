@@ -1,6 +1,7 @@
 /// Whether two presented children are one presentation: the same id when they are
 /// `Identifiable`, else any two (a child without an id is told apart only by being there).
 /// Decided once, from the type.
+@usableFromInline
 package func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Child) -> Bool {
   guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
     return { _, _ in true }

@@ -6,7 +6,6 @@ final class PendingCalls<Value: Sendable>: Sendable {
     var id: Int
     var call: EnvironmentCall
     var continuation: CheckedContinuation<Value, any Error>
-    var isCancelled = false
   }
 
   /// The pending calls by id, and their ids oldest first. An answered or cancelled call leaves
@@ -80,7 +79,6 @@ final class PendingCalls<Value: Sendable>: Sendable {
         state.cancelledBeforeRegistration.insert(id)
         return nil
       }
-      state.calls[id]?.isCancelled = true
       return honorsCancellation ? state.remove(id)?.continuation : nil
     }
     recorder.record(.cancelled(call))

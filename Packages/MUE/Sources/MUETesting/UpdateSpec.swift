@@ -125,7 +125,7 @@ public struct UpdateSpec<U: Update>: Sendable {
 /// The update's children as a loop tracks them, for a spec: which running effects a
 /// dismissal ends.
 private struct RunningChildren<U: Update> {
-  var trackers: [any ChildTracker<U.State, U.Effect.ID>]
+  var trackers: [ChildTracker<U.State, U.Effect.ID>]
   var running: Set<U.Effect.ID>
 
   init(_ children: MUE.Children<U.State, U.Effect.ID>, running: [U.Effect.ID], in state: U.State) {

@@ -19,7 +19,7 @@
 /// Only effects with an id can be cancelled, so a child's cancellable work needs ids (as in
 /// the forEach composition, `id: { .screen($0, $1) }`).
 public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
-  let slots: [Slot]
+  @usableFromInline let slots: [Slot]
 
   /// No children: nothing ends with anything (the default of ``Update/children``).
   public init() { slots = [] }
@@ -27,7 +27,7 @@ public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
   /// These children together.
   public init(_ children: Children...) { slots = children.flatMap(\.slots) }
 
-  private init(slot: Slot) { slots = [slot] }
+  @usableFromInline init(slot: Slot) { slots = [slot] }
 
   /// A child that exists while the optional at `path` holds one. The effects whose ids `owns`
   /// picks, started while it is presented, are cancelled when it is dismissed — set to `nil` —
@@ -35,6 +35,7 @@ public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
   ///
   /// - Complexity: O(1) per message that changes the state, plus O(e) to cancel the e effects
   ///   of a dismissed child.
+  @inlinable
   public static func presented<Child: Sendable>(
     _ path: KeyPath<State, Child?> & Sendable,
     effects owns: @escaping @Sendable (EffectID) -> Bool
@@ -42,7 +43,9 @@ public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
     let isSame = presentationIdentity(Child.self)
     return Children(
       slot: Slot {
-        PresentedTracker(path: path, owns: owns, isSame: isSame)
+        let tracker = PresentedTracker(path: path, owns: owns, isSame: isSame)
+        return ChildTracker(
+          started: { tracker.started($0, in: $1) }, endedWork: { tracker.endedWork(in: $0) })
       })
   }
 
@@ -53,45 +56,84 @@ public struct Children<State, EffectID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1) per message to notice that one element left (or none did), plus O(e)
   ///   to cancel its e effects; when several leave at once, O(c) for the c elements that ever
   ///   started an effect and are still in the list.
+  // Inlinable: the tracker is then made, and specialized, where the app's types are known (as
+  // generic code it looked up type metadata for every dictionary it touched: 28,000
+  // instructions a popped screen, against 2,800 for the plain-Swift baseline).
+  @inlinable
   public static func forEach<ID: Hashable & Sendable, Element: Sendable>(
     _ path: KeyPath<State, IdentifiedList<ID, Element>> & Sendable,
     effects owner: @escaping @Sendable (EffectID) -> ID?
   ) -> Children {
-    Children(slot: Slot { ListTracker(path: path, owner: owner) })
+    Children(
+      slot: Slot {
+        let tracker = ListTracker(path: path, owner: owner)
+        return ChildTracker(
+          started: { tracker.started($0, in: $1) }, endedWork: { tracker.endedWork(in: $0) })
+      })
   }
 
   /// One kind of child: makes the tracker a loop keeps for it.
+  @usableFromInline
   struct Slot: Sendable {
-    let makeTracker: @Sendable () -> any ChildTracker<State, EffectID>
+    @usableFromInline let makeTracker: @Sendable () -> ChildTracker<State, EffectID>
+
+    @inlinable
+    init(makeTracker: @escaping @Sendable () -> ChildTracker<State, EffectID>) {
+      self.makeTracker = makeTracker
+    }
   }
 
   /// A tracker for every child, for one loop (or one spec).
   @usableFromInline
-  package func makeTrackers() -> [any ChildTracker<State, EffectID>] {
+  package func makeTrackers() -> [ChildTracker<State, EffectID>] {
     slots.map { $0.makeTracker() }
   }
 }
 
-/// What a loop keeps for one kind of child, under its lock: which effects each child started,
-/// and which children the last state change removed.
+/// What a loop keeps for one kind of child, used under its lock: which effects each child
+/// started, and which children the last state change removed.
+///
+/// Two closures around one tracker object, made where the app's types are known (``Children``'
+/// inlinable factories), so the tracker's code is specialized for them; a protocol existential
+/// would call the tracker's generic code, which looks up type metadata for every dictionary it
+/// touches.
 @usableFromInline
-package protocol ChildTracker<State, EffectID>: Sendable {
-  associatedtype State
-  associatedtype EffectID: Hashable & Sendable
+package struct ChildTracker<State, EffectID: Hashable & Sendable>: Sendable {
+  @usableFromInline let onStart: @Sendable (EffectID, State) -> Void
+  @usableFromInline let onChange: @Sendable (State) -> [EffectID]
+
+  @inlinable
+  init(
+    started: @escaping @Sendable (EffectID, State) -> Void,
+    endedWork: @escaping @Sendable (State) -> [EffectID]
+  ) {
+    onStart = started
+    onChange = endedWork
+  }
+
   /// Notes an effect that started, in `state`.
-  mutating func started(_ id: EffectID, in state: State)
+  @inlinable
+  package func started(_ id: EffectID, in state: State) { onStart(id, state) }
+
   /// The effects of the children `state` no longer has: to cancel.
-  mutating func endedWork(in state: State) -> [EffectID]
+  @inlinable
+  package func endedWork(in state: State) -> [EffectID] { onChange(state) }
 }
 
 /// A presented child's tracker: the child shown at the last look, and its effects.
-struct PresentedTracker<State, Child: Sendable, EffectID: Hashable & Sendable>: ChildTracker {
-  let path: KeyPath<State, Child?> & Sendable
-  let owns: @Sendable (EffectID) -> Bool
-  let isSame: @Sendable (Child, Child) -> Bool
-  var shown: Child?
-  var effects: Set<EffectID> = []
+///
+/// `@unchecked Sendable`: used only under its loop's lock.
+@usableFromInline
+final class PresentedTracker<State, Child: Sendable, EffectID: Hashable & Sendable>:
+  @unchecked Sendable
+{
+  @usableFromInline let path: KeyPath<State, Child?> & Sendable
+  @usableFromInline let owns: @Sendable (EffectID) -> Bool
+  @usableFromInline let isSame: @Sendable (Child, Child) -> Bool
+  @usableFromInline var shown: Child?
+  @usableFromInline var effects: Set<EffectID> = []
 
+  @inlinable
   init(
     path: KeyPath<State, Child?> & Sendable, owns: @escaping @Sendable (EffectID) -> Bool,
     isSame: @escaping @Sendable (Child, Child) -> Bool
@@ -101,13 +143,15 @@ struct PresentedTracker<State, Child: Sendable, EffectID: Hashable & Sendable>: 
     self.isSame = isSame
   }
 
-  mutating func started(_ id: EffectID, in state: State) {
+  @inlinable
+  func started(_ id: EffectID, in state: State) {
     guard owns(id) else { return }
     if shown == nil { shown = state[keyPath: path] }
     if shown != nil { effects.insert(id) }
   }
 
-  mutating func endedWork(in state: State) -> [EffectID] {
+  @inlinable
+  func endedWork(in state: State) -> [EffectID] {
     let child = state[keyPath: path]
     switch (shown, child) {
     case (nil, _):
@@ -125,15 +169,17 @@ struct PresentedTracker<State, Child: Sendable, EffectID: Hashable & Sendable>: 
 }
 
 /// A list's tracker: the effects of each element, in a ``ChildLedger``.
-struct ListTracker<
+///
+/// `@unchecked Sendable`: used only under its loop's lock.
+@usableFromInline
+final class ListTracker<
   State, ID: Hashable & Sendable, Element: Sendable, EffectID: Hashable & Sendable
->:
-  ChildTracker
-{
-  let path: KeyPath<State, IdentifiedList<ID, Element>> & Sendable
-  let owner: @Sendable (EffectID) -> ID?
-  var ledger = ChildLedger<ID, EffectID>()
+>: @unchecked Sendable {
+  @usableFromInline let path: KeyPath<State, IdentifiedList<ID, Element>> & Sendable
+  @usableFromInline let owner: @Sendable (EffectID) -> ID?
+  @usableFromInline var ledger = ChildLedger<ID, EffectID>()
 
+  @inlinable
   init(
     path: KeyPath<State, IdentifiedList<ID, Element>> & Sendable,
     owner: @escaping @Sendable (EffectID) -> ID?
@@ -142,11 +188,13 @@ struct ListTracker<
     self.owner = owner
   }
 
-  mutating func started(_ id: EffectID, in state: State) {
+  @inlinable
+  func started(_ id: EffectID, in state: State) {
     if let element = owner(id) { ledger.begin(id, of: element) }
   }
 
-  mutating func endedWork(in state: State) -> [EffectID] {
+  @inlinable
+  func endedWork(in state: State) -> [EffectID] {
     ledger.isEmpty ? [] : ledger.removed(from: state[keyPath: path])
   }
 }

@@ -90,9 +90,9 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @usableFromInline var idleWaiters = Waiters()
   /// One tracker per kind of child the update declares (``Update/children``): whose effects
   /// end when a child leaves the state.
-  @usableFromInline var children: [any ChildTracker<State, Effect.ID>]
+  @usableFromInline var children: [ChildTracker<State, Effect.ID>]
 
-  @inlinable init(state: State, children: [any ChildTracker<State, Effect.ID>] = []) {
+  @inlinable init(state: State, children: [ChildTracker<State, Effect.ID>] = []) {
     self.state = state
     self.children = children
   }
@@ -143,7 +143,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   }
 
   /// Cancels the running effects of the children the state no longer has (R13).
-  @usableFromInline
+  @inlinable
   mutating func endWorkOfRemovedChildren(_ step: inout Step<State, Effect>) {
     for index in children.indices {
       for id in children[index].endedWork(in: state) {
