@@ -40,6 +40,9 @@ extension Effect {
   /// another id, in one action, ends the first one's work too.
   ///
   /// - Complexity: O(1) per action, plus O(r) to cancel the r runs of a dismissed child.
+  // Inlinable, as the list's: specialized with the app's types, the presentation's bookkeeping
+  // costs a few hundred instructions an action, where generic code looked up type metadata.
+  @inlinable
   public func lifted<ParentState: Sendable, ParentAction: Sendable>(
     ifLet path: KeyPath<ParentState, State?> & Sendable,
     action: ActionPath<ParentAction, Action>
@@ -47,7 +50,8 @@ extension Effect {
     lifted(ifLet: path, action: action, isSame: presentationIdentity(State.self))
   }
 
-  private func lifted<ParentState: Sendable, ParentAction: Sendable>(
+  @inlinable
+  func lifted<ParentState: Sendable, ParentAction: Sendable>(
     ifLet path: KeyPath<ParentState, State?> & Sendable,
     action: ActionPath<ParentAction, Action>,
     isSame: @escaping @Sendable (State, State) -> Bool
@@ -86,9 +90,16 @@ extension Effect {
 }
 
 /// The namespace of one presentation's runs.
+@usableFromInline
 struct PresentationNamespace: Hashable, Sendable {
-  let slot: AnyWorkID
-  let number: Int
+  @usableFromInline let slot: AnyWorkID
+  @usableFromInline let number: Int
+
+  @inlinable
+  init(slot: AnyWorkID, number: Int) {
+    self.slot = slot
+    self.number = number
+  }
 }
 
 extension Store {
