@@ -52,7 +52,7 @@ for rows in (100, 1_000, 10_000, 100_000):
 # one stack of 1,000 loading screens per 1,000 operations: its base run prepares as many and runs
 # none (`arch measure --prepare-only`), so only the pops are counted.
 OPERATIONS.update({
-    "contacts.push-pop.10": 200, "contacts.push-pop.10000": 200,
+    "contacts.push-pop.10": 200, "contacts.push-pop.10000": 100,
     "contacts.push-pop.observed.10": 50, "contacts.push-pop.observed.1000": 50,
     "contacts.pop-to-root.1000": 2_000, "contacts.sheet": 200,
 })
@@ -240,6 +240,11 @@ def main():
                       f"{result['allocations']:.2f} allocations")
         for rule in targets.get("ratios", []):
             for contestant in names:
+                reason = rule.get("except", {}).get(contestant)
+                if reason:
+                    print(f"skip {rule['numerator']} ÷ {rule['denominator']} · {contestant}: "
+                          f"{reason}")
+                    continue
                 top = next((r for r in results if r["workload"] == rule["numerator"]
                             and r["contestant"] == contestant), None)
                 bottom = next((r for r in results if r["workload"] == rule["denominator"]

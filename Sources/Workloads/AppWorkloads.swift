@@ -285,12 +285,6 @@ final class Session<App: ConformanceApp>: Sendable {
     }
   }
 
-  /// Settles, answering on the way the calls the scenario timing answers by itself (each
-  /// answer processed to idle before the next).
-  func settleAnswering() async {
-    repeat { await settle() } while fakes.fakes.completeDueCalls()
-  }
-
   /// Moves the virtual clock forward, waking each sleeper in turn and settling after each.
   func advance(by duration: Duration) async {
     let target = fakes.clock.now.advanced(by: duration)

@@ -3,8 +3,8 @@ import ArchitectureSpec
 /// The contacts app at work (SPEC §8, R13): what presenting and dismissing a child costs, and
 /// whether it depends on what the rest of the stack holds.
 ///
-/// - `contacts.push-pop.N`: one screen pushed onto a stack of N loaded screens and popped
-///   while its load is in flight, with no root observer (the root view holds every screen, so
+/// - `contacts.push-pop.N`: one screen pushed onto a stack of N screens, each loading, and
+///   popped while its load is in flight, with no root observer (the root view holds every screen, so
 ///   an observed root costs O(N) per message in every architecture). R13 asks that it cost the
 ///   same with 10 and 10,000 screens beneath.
 /// - `contacts.push-pop.observed.N`: the same with a root observer, reported, not gated.
@@ -27,7 +27,8 @@ public enum NavigationWorkloads {
     (0..<count).map { 1 + $0 % ContactsSetup.sample.count }
   }
 
-  /// One push and one pop of a screen whose load is in flight, above `beneath` loaded screens.
+  /// One push and one pop of a screen whose load is in flight, above `beneath` screens whose
+  /// loads are in flight too (the service holds every call: the stack is made in one message).
   static func pushPop(beneath: Int, observed: Bool) -> Workload {
     let name = "\(ContactsApp.name).push-pop.\(observed ? "observed." : "")\(beneath)"
     return Workload(
@@ -39,9 +40,8 @@ public enum NavigationWorkloads {
       let (session, viewsBefore) = await onExecutor(executor) {
         let session = await Session(
           implementation, executor: executor,
-          setup: ContactsSetup(launchPath: launchPath(beneath)), observed: observed)
-        await session.settleAnswering()
-        session.fakes.fakes.service.holdCalls(true)
+          setup: ContactsSetup(launchPath: launchPath(beneath), holdsCalls: true),
+          observed: observed)
         return (session, session.views)
       }
       return Trial {
@@ -64,15 +64,15 @@ public enum NavigationWorkloads {
         executor.release()
         let loads = calls.count { if case .details = $0 { true } else { false } }
         let cancelled = calls.count { if case .cancelled(.details) = $0 { true } else { false } }
-        let loaded = view.stack.allSatisfy { $0.status == .loaded }
+        let loading = view.stack.allSatisfy { $0.status == .loading }
         let expectedViews = observed ? 2 * count : 0
-        guard view.stack.count == beneath, loaded, loads == beneath + count, cancelled == count,
+        guard view.stack.count == beneath, loading, loads == beneath + count, cancelled == count,
           views == expectedViews
         else {
           throw WorkloadFailure(
-            "\(name): \(count) pushes and pops left \(view.stack.count) screens (all loaded: "
-              + "\(loaded)) after \(loads) loads, \(cancelled) cancelled, \(views) root views; "
-              + "expected \(beneath) loaded screens, \(beneath + count) loads, \(count) "
+            "\(name): \(count) pushes and pops left \(view.stack.count) screens (all loading: "
+              + "\(loading)) after \(loads) loads, \(cancelled) cancelled, \(views) root views; "
+              + "expected \(beneath) loading screens, \(beneath + count) loads, \(count) "
               + "cancelled, \(expectedViews) root views")
         }
         return Outcome(operations: count, notifications: observed ? views : nil)

@@ -92,7 +92,9 @@ final class PendingCalls<Value: Sendable>: Sendable {
 
   /// The oldest call still waiting for an answer.
   var oldest: EnvironmentCall? {
-    state.withLock { state in state.ids.first(where: { _ in true }).flatMap { state.calls[$0]?.call } }
+    state.withLock { state in
+      state.ids.first(where: { _ in true }).flatMap { state.calls[$0]?.call }
+    }
   }
 
   /// Answers the oldest pending call that `matches`, if any.

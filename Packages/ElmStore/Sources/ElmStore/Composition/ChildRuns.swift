@@ -28,7 +28,8 @@ final class ChildRuns<Child: Hashable & Sendable>: Sendable {
   /// The runs of the children that are no longer in `list`, taken out: the keys to cancel.
   ///
   /// - Complexity: see ``ChildLedger/removed(from:)``.
-  @inlinable func removed<Element>(from list: IdentifiedList<Child, Element>) -> [RunKey<AnyWorkID>] {
+  @inlinable func removed<Element>(from list: IdentifiedList<Child, Element>) -> [RunKey<AnyWorkID>]
+  {
     ledger.withLock { $0.removed(from: list) }
   }
 }

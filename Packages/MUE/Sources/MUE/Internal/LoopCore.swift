@@ -130,6 +130,7 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
     for id in result.cancellations {
       if let task = remove(.id(id)) { step.cancelled.append(task) }
     }
+    var childWorkBegan = false
     for effect in result.effects {
       let key: RunKey<Effect.ID>? = if let id = effect.id { .id(id) } else { nil }
       guard let (run, superseded) = runs.start(key, isFinite: true) else { continue }
@@ -137,8 +138,12 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
       step.started.append(Launch(effect: effect, run: run))
       if let id = effect.id, !children.isEmpty {
         for index in children.indices { children[index].started(id, in: state) }
+        childWorkBegan = true
       }
     }
+    // The children whose work began are placed now, in the message that began it: the 10,000
+    // screens of a launch path are looked up at start, not by the first push that follows.
+    if childWorkBegan { endWorkOfRemovedChildren(&step) }
     return step
   }
 
