@@ -253,15 +253,24 @@ final class Session<App: ConformanceApp>: Sendable {
 
   init(
     _ implementation: Implementation<App>, executor: SettlingExecutor,
-    setup: App.Setup = App.Setup(), observed: Bool = true
+    setup: App.Setup = App.Setup()
   ) async {
     fakes = FakeEnvironment(setup, executor: executor)
     driver = implementation.makeDriver(fakes.environment)
-    if observed {
-      await driver.start { [notifications] _ in notifications.add() }
-    } else {
-      await driver.startUnobserved()
-    }
+    await driver.start { [notifications] _ in notifications.add() }
+    await settle()
+  }
+
+  /// A runtime started with no root observer (``AppDriver/startUnobserved()``); ``views``
+  /// stays 0. (An initializer of its own: one that chose between the two starts had a larger
+  /// async frame, and every session of the lifecycle workload allocated once more for it.)
+  init(
+    unobserved implementation: Implementation<App>, executor: SettlingExecutor,
+    setup: App.Setup = App.Setup()
+  ) async {
+    fakes = FakeEnvironment(setup, executor: executor)
+    driver = implementation.makeDriver(fakes.environment)
+    await driver.startUnobserved()
     await settle()
   }
 

@@ -38,10 +38,11 @@ public enum NavigationWorkloads {
       guard let implementation = contestant.contacts else { return nil }
       let executor = SettlingExecutor.acquire()
       let (session, viewsBefore) = await onExecutor(executor) {
-        let session = await Session(
-          implementation, executor: executor,
-          setup: ContactsSetup(launchPath: launchPath(beneath), holdsCalls: true),
-          observed: observed)
+        let setup = ContactsSetup(launchPath: launchPath(beneath), holdsCalls: true)
+        let session =
+          observed
+          ? await Session(implementation, executor: executor, setup: setup)
+          : await Session(unobserved: implementation, executor: executor, setup: setup)
         return (session, session.views)
       }
       return Trial {

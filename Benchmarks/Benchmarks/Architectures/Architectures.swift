@@ -43,8 +43,12 @@ let benchmarks: @Sendable () -> Void = {
 /// (`shell.reset-all` once needed 15%: work ids were `AnyHashable`s, and in elm-store and
 /// comonadic the count differed between processes by up to 13%. The kernel's own `AnyWorkID`
 /// allocates the same in every process.)
+///
+/// The navigation workloads (contacts) get 2% too: each pop cancels a load whose task then ends
+/// on the executor, and whether that happens before or after the next push's queue grows moves
+/// a run's count by one (885 or 886 allocations, 70 or 71).
 func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
-  if workload.app == "todos" { return .init(relative: [.p90: 2]) }
+  if workload.app == "todos" || workload.app == "contacts" { return .init(relative: [.p90: 2]) }
   return .init(relative: [.p90: 0], absolute: [.p90: 0])
 }
 

@@ -8,37 +8,63 @@ final class PendingCalls<Value: Sendable>: Sendable {
     var continuation: CheckedContinuation<Value, any Error>
   }
 
-  /// The pending calls by id, and their ids oldest first. An answered or cancelled call leaves
-  /// its id in `order` until the front passes it or the ids are compacted, so that answering the
-  /// oldest call, or cancelling any, costs the same with 10 or 10,000 calls pending (the
-  /// navigation workloads keep thousands of loads pending).
+  /// The pending calls in id order (oldest first) from `front`. An answered or cancelled call
+  /// leaves its entry, without the call, until the front passes it or the entries are compacted:
+  /// answering the oldest call, or cancelling any (found by its id, in order), costs the same
+  /// with 10 or 10,000 calls pending (the navigation workloads keep thousands of loads pending).
+  /// One array, as a plain queue would use: a fake allocates no more than one did.
   private struct State {
     var nextID = 0
-    var calls: [Int: Call] = [:]
-    var order: [Int] = []
+    var entries: [(id: Int, call: Call?)] = []
     var front = 0
+    var live = 0
     var cancelledBeforeRegistration: Set<Int> = []
 
-    mutating func append(_ call: Call) {
-      calls[call.id] = call
-      order.append(call.id)
+    /// Where `id` is, or would be, among the entries from `front`.
+    func position(of id: Int) -> Int {
+      var low = front
+      var high = entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        if entries[middle].id < id { low = middle + 1 } else { high = middle }
+      }
+      return low
     }
 
-    mutating func remove(_ id: Int) -> Call? {
-      guard let call = calls.removeValue(forKey: id) else { return nil }
-      while front < order.count, calls[order[front]] == nil { front += 1 }
-      if front == order.count {
-        order.removeAll(keepingCapacity: true)
+    /// The index of the pending call `id`, if it is pending.
+    func index(of id: Int) -> Int? {
+      let index = position(of: id)
+      return index < entries.count && entries[index].id == id && entries[index].call != nil
+        ? index : nil
+    }
+
+    mutating func append(_ call: Call) {
+      // Ids are taken before a call registers, so a call may register after a later one.
+      if let last = entries.last, last.id > call.id {
+        entries.insert((call.id, call), at: position(of: call.id))
+      } else {
+        entries.append((call.id, call))
+      }
+      live += 1
+    }
+
+    mutating func remove(at index: Int) -> Call? {
+      guard let call = entries[index].call else { return nil }
+      entries[index].call = nil
+      live -= 1
+      while front < entries.count, entries[front].call == nil { front += 1 }
+      if front == entries.count {
+        entries.removeAll(keepingCapacity: true)
         front = 0
-      } else if order.count - front > 2 * calls.count + 64 {
-        order = order[front...].filter { calls[$0] != nil }
+      } else if entries.count - front > 2 * live + 64 {
+        entries = entries[front...].filter { $0.call != nil }
         front = 0
       }
       return call
     }
 
-    /// The pending calls' ids, oldest first.
-    var ids: some Sequence<Int> { order[front...].lazy.filter { calls[$0] != nil } }
+    /// The pending calls, oldest first.
+    var pending: some Sequence<Call> { entries[front...].lazy.compactMap(\.call) }
   }
 
   private let state = Lock(State())
@@ -75,11 +101,11 @@ final class PendingCalls<Value: Sendable>: Sendable {
 
   private func cancel(id: Int, call: EnvironmentCall) {
     let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-      guard state.calls[id] != nil else {
+      guard let index = state.index(of: id) else {
         state.cancelledBeforeRegistration.insert(id)
         return nil
       }
-      return honorsCancellation ? state.remove(id)?.continuation : nil
+      return honorsCancellation ? state.remove(at: index)?.continuation : nil
     }
     recorder.record(.cancelled(call))
     continuation?.resume(throwing: CancellationError())
@@ -87,14 +113,12 @@ final class PendingCalls<Value: Sendable>: Sendable {
 
   /// The calls still waiting for an answer, oldest first.
   var pending: [EnvironmentCall] {
-    state.withLock { state in state.ids.compactMap { state.calls[$0]?.call } }
+    state.withLock { state in state.pending.map(\.call) }
   }
 
   /// The oldest call still waiting for an answer.
   var oldest: EnvironmentCall? {
-    state.withLock { state in
-      state.ids.first(where: { _ in true }).flatMap { state.calls[$0]?.call }
-    }
+    state.withLock { state in state.pending.first(where: { _ in true })?.call }
   }
 
   /// Answers the oldest pending call that `matches`, if any.
@@ -105,9 +129,12 @@ final class PendingCalls<Value: Sendable>: Sendable {
     _ result: Result<Value, any Error>, where matches: (EnvironmentCall) -> Bool
   ) -> EnvironmentCall? {
     let found = state.withLock { state -> Call? in
-      guard let id = state.ids.first(where: { state.calls[$0].map { matches($0.call) } ?? false })
+      guard
+        let index = state.entries[state.front...].firstIndex(where: {
+          $0.call.map { matches($0.call) } ?? false
+        })
       else { return nil }
-      return state.remove(id)
+      return state.remove(at: index)
     }
     guard let found else { return nil }
     found.continuation.resume(with: result)
@@ -118,10 +145,10 @@ final class PendingCalls<Value: Sendable>: Sendable {
   /// run ends so no task stays suspended forever.
   func abandonAll() {
     let calls = state.withLock { state in
-      let pending = state.ids.compactMap { state.calls[$0] }
-      state.calls.removeAll()
-      state.order.removeAll()
+      let pending = Array(state.pending)
+      state.entries.removeAll()
       state.front = 0
+      state.live = 0
       return pending
     }
     for call in calls { call.continuation.resume(throwing: CancellationError()) }
