@@ -375,11 +375,15 @@ def table_loc():
     rows = ["| app | " + " | ".join(f"`{n}`" for n, _, _ in ARCHITECTURES) + " |",
             "|---|" + "---:|" * len(ARCHITECTURES)]
     totals = [0] * len(ARCHITECTURES)
-    for app in APPS:
+    for app in MARKED_APPS:
         counts = [loc(folder, app) for _, folder, _ in ARCHITECTURES]
-        totals = [a + b for a, b in zip(totals, counts)]
+        # An architecture without the app (`—`) has no total over all of them.
+        totals = [a + b if isinstance(a, int) and isinstance(b, int) else "—"
+                  for a, b in zip(totals, counts)]
         rows.append(f"| [{app}](SideBySide/{app.capitalize()}.md) | " + " | ".join(map(str, counts)) + " |")
-    rows.append("| **all three** | " + " | ".join(f"**{t}**" for t in totals) + " |")
+    count = {5: "five", 6: "six", 7: "seven"}.get(len(MARKED_APPS), str(len(MARKED_APPS)))
+    rows.append(f"| **all {count}** | " + " | ".join(
+        f"**{t}**" if t != "—" else "—" for t in totals) + " |")
     return "\n".join(rows)
 
 

@@ -1,73 +1,88 @@
 import Kernel
 
+/// A call waiting for its answer, in a fake's queue.
+///
+/// Not generic: the queue's code is then the same compiled code for every fake, with no type
+/// metadata looked up (as a generic struct inside the generic class, every copy and every
+/// `nil` check of an entry went through its value witnesses: some 20,000 instructions to cancel
+/// one call, which every contestant of a workload paid alike, hiding what the architectures
+/// themselves cost).
+private struct PendingCall {
+  var id: Int
+  var call: EnvironmentCall
+  /// The waiting task's `CheckedContinuation<Value, any Error>`; `nil` once answered or
+  /// cancelled (the entry is then a tombstone).
+  var continuation: (any Sendable)?
+}
+
+/// The pending calls in id order (oldest first) from `front`. An answered or cancelled call
+/// leaves a tombstone until the front passes it or the entries are compacted: answering the
+/// oldest call, or cancelling any (found by its id, in order), costs the same with 10 or 10,000
+/// calls pending (the navigation workloads keep thousands of loads pending). One array, as a
+/// plain queue would use: a fake allocates no more than one did.
+private struct PendingQueue {
+  var nextID = 0
+  var entries: [PendingCall] = []
+  var front = 0
+  var live = 0
+  var cancelledBeforeRegistration: Set<Int> = []
+
+  /// Where `id` is, or would be, among the entries from `front`.
+  func position(of id: Int) -> Int {
+    var low = front
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The index of the pending call `id`, if it is pending.
+  func index(of id: Int) -> Int? {
+    let index = position(of: id)
+    return index < entries.count && entries[index].id == id
+      && entries[index].continuation != nil ? index : nil
+  }
+
+  mutating func append(_ call: PendingCall) {
+    // Ids are taken before a call registers, so a call may register after a later one.
+    if let last = entries.last, last.id > call.id {
+      entries.insert(call, at: position(of: call.id))
+    } else {
+      entries.append(call)
+    }
+    live += 1
+  }
+
+  /// Takes the call at `index` out: its continuation, and the call.
+  mutating func remove(at index: Int) -> (continuation: any Sendable, call: EnvironmentCall)? {
+    guard let continuation = entries[index].continuation else { return nil }
+    entries[index].continuation = nil
+    let call = entries[index].call
+    live -= 1
+    while front < entries.count, entries[front].continuation == nil { front += 1 }
+    if front == entries.count {
+      entries.removeAll(keepingCapacity: true)
+      front = 0
+    } else if entries.count - front > 2 * live + 64 {
+      entries = entries[front...].filter { $0.continuation != nil }
+      front = 0
+    }
+    return (continuation, call)
+  }
+
+  /// The pending calls, oldest first.
+  var pending: some Sequence<PendingCall> {
+    entries[front...].lazy.filter { $0.continuation != nil }
+  }
+}
+
 /// Calls that stay pending until a scenario answers them; shared by the storage and weather fakes.
 final class PendingCalls<Value: Sendable>: Sendable {
-  private struct Call {
-    var id: Int
-    var call: EnvironmentCall
-    var continuation: CheckedContinuation<Value, any Error>
-  }
+  private typealias Continuation = CheckedContinuation<Value, any Error>
 
-  /// The pending calls in id order (oldest first) from `front`. An answered or cancelled call
-  /// leaves its entry, without the call, until the front passes it or the entries are compacted:
-  /// answering the oldest call, or cancelling any (found by its id, in order), costs the same
-  /// with 10 or 10,000 calls pending (the navigation workloads keep thousands of loads pending).
-  /// One array, as a plain queue would use: a fake allocates no more than one did.
-  private struct State {
-    var nextID = 0
-    var entries: [(id: Int, call: Call?)] = []
-    var front = 0
-    var live = 0
-    var cancelledBeforeRegistration: Set<Int> = []
-
-    /// Where `id` is, or would be, among the entries from `front`.
-    func position(of id: Int) -> Int {
-      var low = front
-      var high = entries.count
-      while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].id < id { low = middle + 1 } else { high = middle }
-      }
-      return low
-    }
-
-    /// The index of the pending call `id`, if it is pending.
-    func index(of id: Int) -> Int? {
-      let index = position(of: id)
-      return index < entries.count && entries[index].id == id && entries[index].call != nil
-        ? index : nil
-    }
-
-    mutating func append(_ call: Call) {
-      // Ids are taken before a call registers, so a call may register after a later one.
-      if let last = entries.last, last.id > call.id {
-        entries.insert((call.id, call), at: position(of: call.id))
-      } else {
-        entries.append((call.id, call))
-      }
-      live += 1
-    }
-
-    mutating func remove(at index: Int) -> Call? {
-      guard let call = entries[index].call else { return nil }
-      entries[index].call = nil
-      live -= 1
-      while front < entries.count, entries[front].call == nil { front += 1 }
-      if front == entries.count {
-        entries.removeAll(keepingCapacity: true)
-        front = 0
-      } else if entries.count - front > 2 * live + 64 {
-        entries = entries[front...].filter { $0.call != nil }
-        front = 0
-      }
-      return call
-    }
-
-    /// The pending calls, oldest first.
-    var pending: some Sequence<Call> { entries[front...].lazy.compactMap(\.call) }
-  }
-
-  private let state = Lock(State())
+  private let state = Lock(PendingQueue())
   private let recorder: CallRecorder
   private let honorsCancellation: Bool
 
@@ -89,7 +104,7 @@ final class PendingCalls<Value: Sendable>: Sendable {
       try await withCheckedThrowingContinuation { continuation in
         let cancelled = state.withLock { state in
           if state.cancelledBeforeRegistration.remove(id) != nil, honorsCancellation { return true }
-          state.append(Call(id: id, call: call, continuation: continuation))
+          state.append(PendingCall(id: id, call: call, continuation: continuation))
           return false
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -100,7 +115,7 @@ final class PendingCalls<Value: Sendable>: Sendable {
   }
 
   private func cancel(id: Int, call: EnvironmentCall) {
-    let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+    let continuation = state.withLock { state -> (any Sendable)? in
       guard let index = state.index(of: id) else {
         state.cancelledBeforeRegistration.insert(id)
         return nil
@@ -108,7 +123,7 @@ final class PendingCalls<Value: Sendable>: Sendable {
       return honorsCancellation ? state.remove(at: index)?.continuation : nil
     }
     recorder.record(.cancelled(call))
-    continuation?.resume(throwing: CancellationError())
+    (continuation as? Continuation)?.resume(throwing: CancellationError())
   }
 
   /// The calls still waiting for an answer, oldest first.
@@ -128,16 +143,16 @@ final class PendingCalls<Value: Sendable>: Sendable {
   func answer(
     _ result: Result<Value, any Error>, where matches: (EnvironmentCall) -> Bool
   ) -> EnvironmentCall? {
-    let found = state.withLock { state -> Call? in
+    let found = state.withLock { state -> (continuation: any Sendable, call: EnvironmentCall)? in
       guard
         let index = state.entries[state.front...].firstIndex(where: {
-          $0.call.map { matches($0.call) } ?? false
+          $0.continuation != nil && matches($0.call)
         })
       else { return nil }
       return state.remove(at: index)
     }
     guard let found else { return nil }
-    found.continuation.resume(with: result)
+    (found.continuation as? Continuation)?.resume(with: result)
     return found.call
   }
 
@@ -151,6 +166,8 @@ final class PendingCalls<Value: Sendable>: Sendable {
       state.live = 0
       return pending
     }
-    for call in calls { call.continuation.resume(throwing: CancellationError()) }
+    for call in calls {
+      (call.continuation as? Continuation)?.resume(throwing: CancellationError())
+    }
   }
 }

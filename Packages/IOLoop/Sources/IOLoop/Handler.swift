@@ -278,7 +278,10 @@ struct IORoute<IO: IOType>: Sendable {
   /// Cancels all work of this IO type filed in `scope` and in the scopes within it (outside
   /// any scope: every run of this IO type), and drops its later inputs.
   @usableFromInline
-  func cancelAll(within scope: [AnyWorkID]) { cancelAll(within: { scope }) }
+  func cancelAll(within scope: [AnyWorkID]) {
+    guard let child = scope.last else { return host?.cancelRuns(slot: slot) ?? () }
+    host?.cancelRuns(slot: slot, base: Array(scope.dropLast()), child: { child })
+  }
 
   /// Cancels all work of this IO type filed in the scopes `children` makes, directly within
   /// this route's scope (and in the scopes within those), in one look at the work: what removing
@@ -286,29 +289,14 @@ struct IORoute<IO: IOType>: Sendable {
   /// some work of this IO type is running.
   @usableFromInline
   func cancelWork(ofChildren children: () -> Set<AnyWorkID>) {
-    let base = scope
-    var made: Set<AnyWorkID>?
-    host?.cancelRuns(slot: slot) { id in
-      guard let scoped = id.value(as: ScopedWorkID.self), scoped.scope.count > base.count else {
-        return false
-      }
-      let within = made ?? children()
-      made = within
-      return within.contains(scoped.scope[base.count]) && scoped.scope.starts(with: base)
-    }
+    host?.cancelRuns(slot: slot, base: scope, children: children)
   }
 
-  /// Like ``cancelAll(within:)``, with the scope made only when some work of this IO type is
-  /// running: removing a row whose program started nothing builds no scope.
+  /// Cancels all work of this IO type filed in the scope of `child`, a child directly within
+  /// this route's scope (and in the scopes within it): one lookup, no scope built.
   @usableFromInline
-  func cancelAll(within makeScope: () -> [AnyWorkID]) {
-    var scope: [AnyWorkID]?
-    host?.cancelRuns(slot: slot) { id in
-      let within = scope ?? makeScope()
-      scope = within
-      guard let scoped = id.value(as: ScopedWorkID.self) else { return within.isEmpty }
-      return scoped.scope.starts(with: within)
-    }
+  func cancelAll(ofChild child: () -> AnyWorkID) {
+    host?.cancelRuns(slot: slot, base: scope, child: child)
   }
 
   /// The route of a handler whose inputs become this IO type's through `transform`.
@@ -340,9 +328,61 @@ struct IORoute<IO: IOType>: Sendable {
 }
 
 /// Work filed inside a scope (a child program, a row of a list).
+@usableFromInline
 struct ScopedWorkID: Hashable, Sendable {
-  let scope: [AnyWorkID]
-  let id: AnyWorkID
+  @usableFromInline let scope: [AnyWorkID]
+  @usableFromInline let id: AnyWorkID
+
+  @inlinable
+  init(scope: [AnyWorkID], id: AnyWorkID) {
+    self.scope = scope
+    self.id = id
+  }
+
+  /// The scope `key` was filed in, if it was filed in one.
+  @inlinable
+  static func scope(of key: RunKey<OwnedWorkID>) -> [AnyWorkID]? {
+    guard case .id(let owned) = key, let scoped = owned.id.value(as: ScopedWorkID.self),
+      !scoped.scope.isEmpty
+    else { return nil }
+    return scoped.scope
+  }
+}
+
+/// A scope — the first `headLength` ids of `head`, then `last` — and an IO type: a key of a
+/// program's index of scoped work. Made from a run's scope (its prefixes share its storage) or
+/// from a route's scope and a child's id, without building an array either way.
+@usableFromInline
+struct ScopePrefix: Hashable, Sendable {
+  @usableFromInline let slot: Int
+  @usableFromInline let head: [AnyWorkID]
+  @usableFromInline let headLength: Int
+  @usableFromInline let last: AnyWorkID
+
+  @inlinable
+  init(slot: Int, head: [AnyWorkID], headLength: Int, last: AnyWorkID) {
+    self.slot = slot
+    self.head = head
+    self.headLength = headLength
+    self.last = last
+  }
+
+  @inlinable
+  static func == (lhs: ScopePrefix, rhs: ScopePrefix) -> Bool {
+    guard lhs.slot == rhs.slot, lhs.headLength == rhs.headLength, lhs.last == rhs.last else {
+      return false
+    }
+    for index in 0..<lhs.headLength where lhs.head[index] != rhs.head[index] { return false }
+    return true
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(slot)
+    hasher.combine(headLength)
+    for index in 0..<headLength { hasher.combine(head[index]) }
+    hasher.combine(last)
+  }
 }
 
 /// Work without an id inside a scope, numbered so that the scope can cancel it.

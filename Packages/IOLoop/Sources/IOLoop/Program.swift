@@ -257,9 +257,16 @@ where
         unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
           slot: slot, id: id)
       },
-      cancelRuns: { host, slot, matches in
+      cancelAllRuns: { host, slot in
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(slot: slot)
+      },
+      cancelRuns: { host, slot, base, children in
         unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
-          slot: slot, where: matches)
+          slot: slot, base: base, children: children)
+      },
+      cancelChildRuns: { host, slot, base, child in
+        unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
+          slot: slot, base: base, child: child)
       })
     core = Lock(Core(state: state))
     initialOutputs = outputs
@@ -576,8 +583,16 @@ where
   func cancelRun(slot: Int, id: AnyWorkID) { entries.cancelRun(self, slot, id) }
 
   @usableFromInline
-  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool) {
-    entries.cancelRuns(self, slot, matches)
+  func cancelRuns(slot: Int) { entries.cancelAllRuns(self, slot) }
+
+  @usableFromInline
+  func cancelRuns(slot: Int, base: [AnyWorkID], child: () -> AnyWorkID) {
+    entries.cancelChildRuns(self, slot, base, child)
+  }
+
+  @usableFromInline
+  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>) {
+    entries.cancelRuns(self, slot, base, children)
   }
 
   /// Cancels the work filed under `id` in `slot`, if any.
@@ -593,11 +608,31 @@ where
     waiters.resumeAll()
   }
 
-  /// Cancels the work in `slot` whose ids `matches` accepts.
+  /// Cancels all the work in `slot`.
   @inlinable
-  func cancel(slot: Int, where matches: (AnyWorkID) -> Bool) {
+  func cancel(slot: Int) {
     let (tasks, waiters) = core.withLock { core in
-      (core.removeAll(slot: slot, where: matches), core.takeWaiters())
+      (core.removeAll(slot: slot), core.takeWaiters())
+    }
+    for task in tasks { task.cancel() }
+    waiters.resumeAll()
+  }
+
+  /// Cancels the work in `slot` filed in the scope of `child` under `base`, or within it.
+  @inlinable
+  func cancel(slot: Int, base: [AnyWorkID], child: () -> AnyWorkID) {
+    let (tasks, waiters) = core.withLock { core in
+      (core.removeAll(slot: slot, base: base, child: child), core.takeWaiters())
+    }
+    for task in tasks { task.cancel() }
+    waiters.resumeAll()
+  }
+
+  /// Cancels the work in `slot` filed in the scope of each of `children` under `base`.
+  @inlinable
+  func cancel(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>) {
+    let (tasks, waiters) = core.withLock { core in
+      (core.removeAll(slot: slot, base: base, children: children), core.takeWaiters())
     }
     for task in tasks { task.cancel() }
     waiters.resumeAll()
@@ -650,7 +685,11 @@ struct HostEntries: Sendable {
       AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
     ) -> Void
   @usableFromInline let cancelRun: @Sendable (AnyObject, Int, AnyWorkID) -> Void
-  @usableFromInline let cancelRuns: @Sendable (AnyObject, Int, (AnyWorkID) -> Bool) -> Void
+  @usableFromInline let cancelAllRuns: @Sendable (AnyObject, Int) -> Void
+  @usableFromInline let cancelRuns:
+    @Sendable (AnyObject, Int, [AnyWorkID], () -> Set<AnyWorkID>) -> Void
+  @usableFromInline let cancelChildRuns:
+    @Sendable (AnyObject, Int, [AnyWorkID], () -> AnyWorkID) -> Void
 
   @inlinable
   init(
@@ -660,11 +699,15 @@ struct HostEntries: Sendable {
         AnyObject, Int, AnyWorkID?, IOLifetime, @escaping @Sendable (Run<OwnedWorkID>) async -> Void
       ) -> Void,
     cancelRun: @escaping @Sendable (AnyObject, Int, AnyWorkID) -> Void,
-    cancelRuns: @escaping @Sendable (AnyObject, Int, (AnyWorkID) -> Bool) -> Void
+    cancelAllRuns: @escaping @Sendable (AnyObject, Int) -> Void,
+    cancelRuns: @escaping @Sendable (AnyObject, Int, [AnyWorkID], () -> Set<AnyWorkID>) -> Void,
+    cancelChildRuns: @escaping @Sendable (AnyObject, Int, [AnyWorkID], () -> AnyWorkID) -> Void
   ) {
     self.receive = receive
     self.startRun = startRun
     self.cancelRun = cancelRun
+    self.cancelAllRuns = cancelAllRuns
     self.cancelRuns = cancelRuns
+    self.cancelChildRuns = cancelChildRuns
   }
 }

@@ -197,7 +197,7 @@ where
   @inlinable
   static func end(_ removed: ArraySlice<IO.Output>, route: IORoute<IO>) {
     if removed.count == 1, case .removed(let id)? = removed.first {
-      return route.cancelAll(within: { route.scope.appending(AnyWorkID(id)) })
+      return route.cancelAll(ofChild: { AnyWorkID(id) })
     }
     route.cancelWork(ofChildren: {
       Set(removed.compactMap { if case .removed(let id) = $0 { AnyWorkID(id) } else { nil } })
@@ -221,7 +221,7 @@ where
       ProgramHandler<Child, repeat each Handler>.dispatch(
         outputs, route: child, to: handlers, slots: slots)
     case .removed(let id):
-      route.cancelAll(within: { route.scope.appending(AnyWorkID(id)) })
+      route.cancelAll(ofChild: { AnyWorkID(id) })
     }
   }
 }

@@ -7,8 +7,14 @@ protocol IOHost: AnyObject, Sendable {
     slot: Int, id: AnyWorkID?, lifetime: IOLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void)
   func cancelRun(slot: Int, id: AnyWorkID)
-  /// Cancels every run of `slot` whose id matches.
-  func cancelRuns(slot: Int, where matches: (AnyWorkID) -> Bool)
+  /// Cancels every run of `slot`.
+  func cancelRuns(slot: Int)
+  /// Cancels the runs of `slot` filed in the scope of each child `children` names under
+  /// `base`, or within it; `children` is called only if some scoped work is running.
+  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>)
+  /// Cancels the runs of `slot` filed in the scope of `child` under `base`, or within it;
+  /// `child` is made only if some scoped work is running.
+  func cancelRuns(slot: Int, base: [AnyWorkID], child: () -> AnyWorkID)
   func isLive(_ run: Run<OwnedWorkID>) -> Bool
 }
 
@@ -46,6 +52,10 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// The id of the last observer added.
   @usableFromInline var lastObserverID = 0
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
+  /// The keys of the scoped work (a nested program's, a list child's) by IO type and by every
+  /// prefix of its scope: what a removed child owns is found in one lookup, so removing it costs
+  /// what it owns, not what every child of its list runs (SPEC R13).
+  @usableFromInline var scopedRuns: [ScopePrefix: Set<RunKey<OwnedWorkID>>] = [:]
   @usableFromInline var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
   @usableFromInline var endWaiters = Waiters()
@@ -104,24 +114,90 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
+    // A superseded run had the same key: the index already holds it.
+    if let key, let scope = ScopedWorkID.scope(of: key) { index(key, slot: slot, scope: scope) }
     return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
   @inlinable
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { queue.drop($0) }
+    guard let removed = runs.remove(key) else { return nil }
+    if case .id(let owned) = key, let scope = ScopedWorkID.scope(of: key) {
+      unindex(key, slot: owned.owner, scope: scope)
+    }
+    return queue.drop(removed)
   }
 
-  /// Removes the work of `slot` whose id matches, and the inputs it queued; returns the tasks
-  /// to cancel.
+  /// Removes every run of `slot` and the inputs they queued; returns the tasks to cancel.
   @inlinable
-  mutating func removeAll(slot: Int, where matches: (AnyWorkID) -> Bool) -> [Task<Void, Never>] {
+  mutating func removeAll(slot: Int) -> [Task<Void, Never>] {
     let keys = runs.keys { key in
       guard case .id(let owned) = key else { return false }
-      return owned.owner == slot && matches(owned.id)
+      return owned.owner == slot
     }
     return keys.compactMap { remove($0) }
+  }
+
+  /// Removes the runs of `slot` filed in the scope of each of `children` under `base`, or
+  /// within it, and the inputs they queued; returns the tasks to cancel. Costs a lookup per
+  /// child and what those children own.
+  @inlinable
+  mutating func removeAll(
+    slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>
+  ) -> [Task<Void, Never>] {
+    guard !scopedRuns.isEmpty else { return [] }
+    var tasks: [Task<Void, Never>] = []
+    for child in children() {
+      removeAll(
+        in: ScopePrefix(slot: slot, head: base, headLength: base.count, last: child),
+        into: &tasks)
+    }
+    return tasks
+  }
+
+  /// Removes the runs of `slot` filed in the scope of `child` under `base`, or within it.
+  @inlinable
+  mutating func removeAll(
+    slot: Int, base: [AnyWorkID], child: () -> AnyWorkID
+  ) -> [Task<Void, Never>] {
+    guard !scopedRuns.isEmpty else { return [] }
+    var tasks: [Task<Void, Never>] = []
+    removeAll(
+      in: ScopePrefix(slot: slot, head: base, headLength: base.count, last: child()),
+      into: &tasks)
+    return tasks
+  }
+
+  /// Removes the runs filed in `scope` or within it; appends their tasks to `tasks`.
+  @inlinable
+  mutating func removeAll(in scope: ScopePrefix, into tasks: inout [Task<Void, Never>]) {
+    guard let keys = scopedRuns[scope] else { return }
+    for key in keys {
+      if let task = remove(key) { tasks.append(task) }
+    }
+  }
+
+  /// Files `key` under every prefix of `scope`.
+  @inlinable
+  mutating func index(_ key: RunKey<OwnedWorkID>, slot: Int, scope: [AnyWorkID]) {
+    for length in scope.indices {
+      scopedRuns[
+        ScopePrefix(slot: slot, head: scope, headLength: length, last: scope[length]),
+        default: []
+      ].insert(key)
+    }
+  }
+
+  /// Takes `key` out of every prefix of `scope`.
+  @inlinable
+  mutating func unindex(_ key: RunKey<OwnedWorkID>, slot: Int, scope: [AnyWorkID]) {
+    for length in scope.indices {
+      let prefix = ScopePrefix(slot: slot, head: scope, headLength: length, last: scope[length])
+      guard var keys = scopedRuns.removeValue(forKey: prefix) else { continue }
+      keys.remove(key)
+      if !keys.isEmpty { scopedRuns[prefix] = keys }
+    }
   }
 
   /// Whether what `run` sends still arrives. Mutating though it changes nothing: the program
@@ -133,7 +209,10 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// Ends `run` when its operation returns; returns the waiters to resume.
   @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
-    guard isLive(run), runs.finish(run) else { return [] }
+    guard isLive(run), let key = runs.end(run) else { return [] }
+    if case .id(let owned) = key, let scope = ScopedWorkID.scope(of: key) {
+      unindex(key, slot: owned.owner, scope: scope)
+    }
     return takeWaiters()
   }
 
@@ -141,6 +220,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   @inlinable
   mutating func stop() -> Shutdown {
     subscribers = []
+    scopedRuns = [:]
     var shutdown = Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
     shutdown.resume(endWaiters.take(if: true))
     return shutdown

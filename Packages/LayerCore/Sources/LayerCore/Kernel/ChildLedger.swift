@@ -52,7 +52,9 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   }
 
   /// Takes out the children with work that are no longer in `list`, and returns their work.
-  @inlinable package mutating func removed<Element>(from list: IdentifiedList<Child, Element>) -> [Work] {
+  @inlinable package mutating func removed<Element>(from list: IdentifiedList<Child, Element>)
+    -> [Work]
+  {
     defer { stamp = list.stamp }
     guard !work.isEmpty else {
       unplaced.removeAll()
