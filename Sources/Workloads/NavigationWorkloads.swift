@@ -83,51 +83,54 @@ public enum NavigationWorkloads {
 
   /// `popToRoot` from stacks of ``poppedScreens`` screens with their loads in flight; an
   /// operation is one screen removed. Each popped stack is a runtime of its own, started before
-  /// the run (`arch measure --prepare-only` counts that part alone).
+  /// the run (`arch measure --prepare-only` counts that part alone). A run of a number of
+  /// operations that is not a multiple of 1,000 pops a last, shorter stack (a test's small run:
+  /// one stack of 50).
   static let popToRoot = Workload(
     name: "\(ContactsApp.name).pop-to-root.\(poppedScreens)", app: ContactsApp.name,
     operation: "screen", operations: 20 * poppedScreens
   ) { contestant, count in
     guard let implementation = contestant.contacts else { return nil }
     let name = "\(ContactsApp.name).pop-to-root.\(poppedScreens)"
-    let stacks = max(1, (count + poppedScreens - 1) / poppedScreens)
+    let heights = stride(from: 0, to: max(count, 1), by: poppedScreens).map {
+      min(poppedScreens, max(count, 1) - $0)
+    }
     let executor = SettlingExecutor.acquire()
     let sessions = await onExecutor(executor) {
-      var sessions: [Session<ContactsApp>] = []
-      for _ in 0..<stacks {
+      var sessions: [(session: Session<ContactsApp>, height: Int)] = []
+      for height in heights {
+        let setup = ContactsSetup(launchPath: launchPath(height), holdsCalls: true)
         sessions.append(
-          await Session(
-            implementation, executor: executor,
-            setup: ContactsSetup(launchPath: launchPath(poppedScreens), holdsCalls: true)))
+          (await Session(implementation, executor: executor, setup: setup), height))
       }
       return sessions
     }
     return Trial {
       await onExecutor(executor) {
-        for session in sessions {
+        for (session, _) in sessions {
           session.driver.send(.popToRoot)
           await session.settle()
         }
       }
     } finish: { () throws(WorkloadFailure) -> Outcome in
       let results = await onExecutor(executor) {
-        var results: [(ContactsView, Int)] = []
-        for session in sessions {
+        var results: [(ContactsView, cancelled: Int, height: Int)] = []
+        for (session, height) in sessions {
           let cancelled = session.fakes.recorder.all.count {
             if case .cancelled(.details) = $0 { true } else { false }
           }
-          results.append((await session.driver.view, cancelled))
+          results.append((await session.driver.view, cancelled, height))
           await session.end()
         }
         return results
       }
       executor.release()
-      for (view, cancelled) in results where !view.stack.isEmpty || cancelled != poppedScreens {
+      for (view, cancelled, height) in results where !view.stack.isEmpty || cancelled != height {
         throw WorkloadFailure(
-          "\(name): popToRoot left \(view.stack.count) screens and cancelled \(cancelled) "
-            + "loads; expected none left and \(poppedScreens) cancelled")
+          "\(name): popToRoot from \(height) screens left \(view.stack.count) and cancelled "
+            + "\(cancelled) loads; expected none left and \(height) cancelled")
       }
-      return Outcome(operations: stacks * poppedScreens)
+      return Outcome(operations: heights.reduce(0, +))
     }
   }
 

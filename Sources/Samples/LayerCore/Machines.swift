@@ -70,8 +70,13 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
       // Observers saw the placeholder when they began observing.
       return shown.withLock { $0.callback = callback }
     }
-    // Only the observers leave the lock: the view they get is the input.
+    // Only the observers leave the lock: the view they get is the input. With none, the view
+    // is kept and not compared (a view that is made when read is then never made).
     let observers = shown.withLock { shown -> [@Sendable (View) -> Void]? in
+      guard !shown.observers.isEmpty else {
+        shown.view = view
+        return nil
+      }
       guard view != shown.view else { return nil }
       shown.view = view
       return shown.observers
