@@ -138,7 +138,7 @@ public enum Catalog {
         .init(Implementation<CounterApp>.comonadic),
         .init(Implementation<StopwatchApp>.comonadic),
         .init(Implementation<WeatherApp>.comonadic), .init(Implementation<TodosApp>.comonadic),
-        .init(Implementation<ShellApp>.comonadic),
+        .init(Implementation<ShellApp>.comonadic), .init(Implementation<ContactsApp>.comonadic),
       ],
       tally: ComonadicTally.self),
   ]

@@ -248,3 +248,79 @@ extension Implementation where App == ShellApp {
   }
 }
 // side-by-side: end
+
+// side-by-side: contacts wiring
+/// Connects the contacts component to the kit: screens are observed one by one as children of
+/// the stack (`child(forEach:id:)`), and the form's scope is `child(presented:)`, which belongs to
+/// the presentation it was taken from (R13).
+final class ComonadicContactsDriver: AppDriver, Sendable {
+  typealias App = ContactsApp
+  let component: ComonadicContacts.Component
+  private let pending = PendingObservers<Int, ScreenView?>()
+
+  init(environment: ContactsEnvironment) {
+    component = ComonadicContacts.component(environment: environment)
+  }
+
+  func start(observer: @escaping @Sendable (ContactsView) -> Void) async {
+    component.subscribe(observer)
+    await startUnobserved()
+  }
+
+  func startUnobserved() async {
+    for (id, observer) in pending.start() { observeScreen(id, observer) }
+    component.send(.appear)
+  }
+
+  /// Screens are observed by screen id; the form is seen in the root view only.
+  func observe(_ child: ContactsChild, observer: @escaping @Sendable (ScreenView?) -> Void) async {
+    guard case .screen(let id) = child else { return observer(nil) }
+    if pending.defer(id, observer) { return }
+    observeScreen(id, observer)
+  }
+
+  /// One screen as a child of the stack: its view on each change, and `nil` once when it
+  /// leaves the stack (R11, R13).
+  private func observeScreen(_ id: Int, _ observer: @escaping @Sendable (ScreenView?) -> Void) {
+    let gone = Once()
+    let render:
+      @Sendable (ComonadicContactScreen.State?, @escaping @Sendable (ScreenIntent) -> Void) ->
+        ScreenView? = { screen, _ in screen.map { ComonadicContactScreen.render(id: id, $0) } }
+    let screen = component.child(
+      forEach: \.stack, id: id, input: { .intent(.screen(id: id, $0)) }, render: render)
+    screen.subscribe { view in
+      guard !gone.isSet else { return }
+      if view == nil { gone.set() }
+      observer(view)
+    }
+  }
+
+  func send(_ intent: ContactsIntent) { component.send(.intent(intent)) }
+  func send(_ intent: ContactsChildIntent, to child: ContactsChild) { scope(child)(intent) }
+
+  func scope(_ child: ContactsChild) -> @Sendable (ContactsChildIntent) -> Void {
+    switch child {
+    case .form:
+      let form = component.child(
+        presented: \.form, input: { .intent(.form($0)) }, render: { form, _ in form })
+      return { if case .form(let intent) = $0 { form.send(intent) } }
+    case .screen(let id):
+      // A screen id is never reused: the app's input for that screen is its scope.
+      return { [component] in
+        if case .screen(let intent) = $0 { component.send(.intent(.screen(id: id, intent))) }
+      }
+    }
+  }
+
+  var view: ContactsView { get async { component.view } }
+  func idle() async {}  // every effect runs on environment.executor, which the kit watches
+  func stop() async { component.stop() }
+}
+
+extension Implementation where App == ContactsApp {
+  /// The contacts app as a comonadic component.
+  public static var comonadic: Implementation {
+    Implementation(architecture: "comonadic") { ComonadicContactsDriver(environment: $0) }
+  }
+}
+// side-by-side: end

@@ -140,4 +140,48 @@ extension StoreComponent {
       },
       render: render, handle: { parent(input($0)) })
   }
+
+  /// A child showing the presented child at `path` as it is now — this presentation, `nil`
+  /// once it is dismissed — whose inputs reach this component through `input` while that
+  /// presentation lasts: a scope that belongs to the presentation it was taken from. Taken while
+  /// nothing is presented, or kept after a dismissal (also while a later child is presented:
+  /// for an `Identifiable` child, one with another id), it sends nothing.
+  ///
+  /// ```swift
+  /// let form = contacts.child(presented: \.form, input: Contacts.Input.form) { form, _ in
+  ///   form.map(AddForm.render)
+  /// }
+  /// form.send(.save)  // reaches this form, not a later one
+  /// ```
+  ///
+  /// Whether the presentation is still there is decided when the input's turn comes in the
+  /// queue, so an input sent just before a dismissal is handled and one sent just after is not.
+  @inlinable
+  public func child<ChildState: Sendable, ChildInput: Sendable, ChildView>(
+    presented path: KeyPath<S, ChildState?> & Sendable,
+    input: @escaping @Sendable (ChildInput) -> Input,
+    render: @escaping @Sendable (ChildState?, @escaping @Sendable (ChildInput) -> Void) -> ChildView
+  ) -> Child<ChildState?, ChildInput, ChildView> {
+    let key = presentationKey(ChildState.self)
+    let field = FieldReader(path)
+    let taken = field(explorer.space.position).map(key)
+    let current: @Sendable (S) -> ChildState? = { whole in
+      guard let taken, let child = field(whole), key(child) == taken else { return nil }
+      return child
+    }
+    return Child(
+      read: { [explorer] in current(explorer.space.position) },
+      observe: { [explorer] observer in
+        explorer.observe(initial: true, onlyOnChange: nil) { observer(current($0.position)) }
+      },
+      render: render,
+      handle: { [explorer] childInput in
+        guard taken != nil else { return }
+        // In turn: the presentation is looked for as the queue comes to this input.
+        explorer.inTurn { [explorer] space in
+          guard current(space.position) != nil else { return }
+          explorer.execute(explorer.dispatcher.plan(input(childInput)))
+        }
+      })
+  }
 }

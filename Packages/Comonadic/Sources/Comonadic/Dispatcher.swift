@@ -21,8 +21,8 @@
 public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendable, Input>: Sendable
 {
   @usableFromInline package let plan: @Sendable (Input) -> Plan<Environment, Focus, Action>
-  /// For dispatchers lifted over a list (``forEach(transformEnvironment:transformState:transformInput:)``):
-  /// after each action, the scopes of the elements that left, whose work the component cancels.
+  /// For dispatchers widened onto an optional part or lifted over a list: the children whose
+  /// work ends when they leave (see ``Departures``).
   @usableFromInline package let departures: [Departures<Focus>]
 
   @inlinable
@@ -93,6 +93,24 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
     }
   }
 
+  /// This dispatcher, handling an input only if `condition` holds for the state when the
+  /// input's turn comes in the queue; otherwise the input is ignored. What a parent uses when a
+  /// child's inputs count only in some states: a stack's screens take no input while a sheet
+  /// covers them.
+  ///
+  /// ```swift
+  /// let screens = Screen.dispatcher.forEach(...).enabled(when: { $0.destination == nil })
+  /// ```
+  @inlinable
+  public func enabled(when condition: @escaping @Sendable (Focus) -> Bool) -> Dispatcher {
+    let plan = plan
+    return Dispatcher(departures: departures) { input in
+      let steps = plan(input).steps
+      guard !steps.isEmpty else { return .none }
+      return .steps([.read { condition($0) ? steps : [] }])
+    }
+  }
+
   /// A dispatcher that hands every input to this one, then to `other`, as Bow Arch did: one
   /// workflow, this one's steps first, then `other`'s, each starting when the one before it
   /// has been applied (`other`'s first step waits for this one's last task to finish).
@@ -123,19 +141,6 @@ package enum Plan<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
     case .action(let action): [.action(action)]
     case .steps(let steps): steps
     }
-  }
-}
-
-/// Which elements of a lifted list left: given the focus after an action and the scope some
-/// work is filed under, whether that scope names an element no longer in its list. The
-/// component asks it for the scopes of its running work only; the dispatcher keeps no state,
-/// so one dispatcher serves any number of components.
-@usableFromInline
-package struct Departures<Focus>: Sendable {
-  @usableFromInline let isGone: @Sendable (Focus, ArraySlice<AnyWorkID>) -> Bool
-
-  @usableFromInline init(_ isGone: @escaping @Sendable (Focus, ArraySlice<AnyWorkID>) -> Bool) {
-    self.isGone = isGone
   }
 }
 

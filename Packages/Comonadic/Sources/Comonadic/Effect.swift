@@ -30,10 +30,28 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
     case stream(AnyWorkID?, @Sendable (Environment, Focus, Send<Action>) async -> Void)
     case cancel(AnyWorkID)
     case read(@Sendable (Focus) -> [Effect])
+    /// Workflows that go on side by side, each one's steps in order.
+    case parallel([[Effect]])
   }
 
   @inlinable
   init(_ kind: Kind) { self.kind = kind }
+
+  /// The step that starts `workflows` side by side, then goes on at once: each runs its steps
+  /// in order, and a task in one does not wait for a task in another. What a parent does when
+  /// several children begin work in one action — each screen pushed onto a stack loads at once,
+  /// not after the screen below it has loaded.
+  ///
+  /// ```swift
+  /// .read { state in
+  ///   [.parallel(state.arrivals.map { id in [onScreen(id)(Screen.load)] })]
+  /// }
+  /// ```
+  ///
+  /// A workflow's steps that follow a task wait for that task alone; the steps after
+  /// `parallel` in its own workflow run once every workflow has started (not ended).
+  @inlinable
+  public static func parallel(_ workflows: [[Effect]]) -> Effect { Effect(.parallel(workflows)) }
 
   /// The step that applies `action` at once.
   @inlinable

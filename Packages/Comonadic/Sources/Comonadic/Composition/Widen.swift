@@ -25,14 +25,58 @@ extension Dispatcher {
     let field = FieldReader(transformState)
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
       environment: transformEnvironment, path: transformState, field: field)
-    let departures = departures.map { inner in
-      Departures<BigState> { whole, scope in
-        guard scope.first == lift.scope else { return false }
-        return inner.isGone(field(whole), scope.dropFirst())
-      }
-    }
+    let scope = lift.scope
+    let departures = departures.map { $0.widened(isPart: { $0 == scope }, part: { field($0) }) }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: departures
+    ) { input in
+      guard let input = transformInput(input) else { return .none }
+      return lift.plan(plan(input))
+    }
+  }
+
+  /// This dispatcher as a part of a bigger component that exists only while presented: its state
+  /// is the optional `transformState` of the bigger state (a sheet, a form), and it handles the
+  /// inputs `transformInput` picks out while a child is there (the others, and every input
+  /// while nothing is presented, are ignored). TCA calls this `ifLet`.
+  ///
+  /// ```swift
+  /// let form = AddForm.dispatcher.widen(
+  ///   transformEnvironment: \.service, transformState: \Contacts.form,
+  ///   transformInput: { if case .form(let input) = $0 { input } else { nil } })
+  /// ```
+  ///
+  /// The child's work is filed under its presentation: when the action that dismisses it (sets
+  /// the optional to `nil`, or presents another child — for an `Identifiable` child, one with
+  /// another id) has been applied, the component cancels that work, whatever input or result
+  /// dismissed it, and drops its late results. A result never lands in a later presentation.
+  /// The parent's code names nothing to cancel.
+  ///
+  /// - Complexity: O(1) per action, plus what cancelling the dismissed child's work costs.
+  @inlinable
+  public func widen<BigEnvironment: Sendable, BigState: Sendable, BigInput>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    transformState: WritableKeyPath<BigState, Focus?> & Sendable,
+    transformInput: @escaping @Sendable (BigInput) -> Input?
+  ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
+  where Action == State<Focus, Void> {
+    let plan = plan
+    let field = FieldReader(transformState)
+    let part = AnyWorkID(PartScope(transformState))
+    let key = presentationKey(Focus.self)
+    let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
+      environment: transformEnvironment, presented: transformState, field: field, part: part,
+      key: key, shown: nil)
+    let presence = Departures<BigState> {
+      PresenceTracker(part: part, read: { field($0) }, key: key).watch()
+    }
+    let inner = departures.map {
+      $0.widened(
+        isPart: { $0.value(as: Presence.self)?.part == part },
+        part: { (whole: BigState) in field(whole) })
+    }
+    return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
+      departures: [presence] + inner
     ) { input in
       guard let input = transformInput(input) else { return .none }
       return lift.plan(plan(input))
@@ -67,12 +111,7 @@ extension Dispatcher {
     let list = AnyWorkID(PartScope(transformState))
     // Made once, not with each input's lift.
     let rows = FieldReader(transformState)
-    let departures = Departures<BigState> { whole, scope in
-      guard let element = scope.first?.value(as: Element<ID>.self), element.list == list else {
-        return false
-      }
-      return !rows(whole).contains(id: element.id)
-    }
+    let departures = Departures<BigState> { ElementTracker(list: list, rows: rows).watch() }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: [departures]
     ) { input in
@@ -123,6 +162,44 @@ extension Effect {
       environment: transformEnvironment, path: transformState,
       field: FieldReader(transformState))
     return { lift.effect($0) }
+  }
+}
+
+extension Effect {
+  /// This step of a list element's as a step of the whole: run with the element's environment
+  /// and state, its actions applied to the element `id` of the list at `forEach`, its work filed
+  /// under that element as ``Dispatcher/forEach(transformEnvironment:transformState:transformInput:)``
+  /// files it — so it ends when the element leaves the list. Nothing runs once it has left.
+  ///
+  /// What a parent uses to start an element's work for something it decided itself: the contacts
+  /// app loads each screen it pushes.
+  @inlinable
+  public func widen<BigEnvironment: Sendable, BigState: Sendable, ID: Hashable & Sendable>(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, Focus>> & Sendable, id: ID
+  ) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
+  where Action == State<Focus, Void> {
+    Self.widening(transformEnvironment: transformEnvironment, forEach: path)(id, self)
+  }
+
+  /// ``widen(transformEnvironment:forEach:id:)`` as a function, made once for any number of
+  /// steps and elements: keep it in a `static let`.
+  @inlinable
+  public static func widening<
+    BigEnvironment: Sendable, BigState: Sendable, ID: Hashable & Sendable
+  >(
+    transformEnvironment: @escaping @Sendable (BigEnvironment) -> Environment,
+    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, Focus>> & Sendable
+  ) -> @Sendable (ID, Effect) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
+  where Action == State<Focus, Void> {
+    let list = AnyWorkID(PartScope(path))
+    let rows = FieldReader(path)
+    return { id, effect in
+      Lift<BigEnvironment, BigState, Environment, Focus>(
+        environment: transformEnvironment, forEach: path, rows: rows, id: id,
+        scope: AnyWorkID(Element(list: list, id: id))
+      ).effect(effect)
+    }
   }
 }
 
@@ -187,7 +264,9 @@ package struct ScopedWorkID: Hashable, Sendable {
 
   /// The scope of `id` when it is filed under a part.
   @usableFromInline
-  static func scope(of id: AnyWorkID) -> [AnyWorkID]? { id.value(as: ScopedWorkID.self)?.scope }
+  package static func scope(of id: AnyWorkID) -> [AnyWorkID]? {
+    id.value(as: ScopedWorkID.self)?.scope
+  }
 }
 
 /// The scope of a part: its key path in the whole, hashed once. Hashing a key path walks its
@@ -251,8 +330,12 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   @usableFromInline let action: @Sendable (State<S, Void>) -> State<BigState, Void>
   /// Where the part's work is filed.
   @usableFromInline let scope: AnyWorkID
-  /// Whether the part is an element of a list, which may leave it.
+  /// Whether the part may leave (an element of a list, a presented child): its work then
+  /// starts only while it is there, and unnamed work gets a name, so it can be found.
   @usableFromInline let isElement: Bool
+  /// For a presented child taken as whichever is presented when a step runs: the lift of the
+  /// presentation there is then (`nil` when none), under which the step's work is filed.
+  @usableFromInline let presentation: (@Sendable (BigState) -> Lift?)?
 
   /// The lift of the part at `path`, which `field` reads.
   @inlinable
@@ -268,6 +351,46 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     action = { action in .mutate { part.modify(&$0) { action.apply(to: &$0) } } }
     scope = AnyWorkID(PartScope(path))
     isElement = false
+    presentation = nil
+  }
+
+  /// The lift of the presented child at `path`, which `field` reads: the presentation whose key
+  /// is `shown`, or (`nil`) whichever is presented when a step runs.
+  @inlinable
+  init(
+    environment: @escaping @Sendable (BigEnvironment) -> Environment,
+    presented path: WritableKeyPath<BigState, S?> & Sendable, field: FieldReader<BigState, S?>,
+    part: AnyWorkID, key: @escaping @Sendable (S) -> PresentationKey, shown: PresentationKey?
+  ) {
+    self.environment = environment
+    isElement = true
+    guard let shown else {
+      focus = { field($0) }
+      action = { action in
+        .mutate { whole in
+          guard whole[keyPath: path] != nil else { return }
+          action.apply(to: &whole[keyPath: path]!)
+        }
+      }
+      scope = part
+      presentation = { whole in
+        field(whole).map {
+          Lift(
+            environment: environment, presented: path, field: field, part: part, key: key,
+            shown: key($0))
+        }
+      }
+      return
+    }
+    focus = { whole in field(whole).flatMap { key($0) == shown ? $0 : nil } }
+    action = { action in
+      .mutate { whole in
+        guard let child = whole[keyPath: path], key(child) == shown else { return }
+        action.apply(to: &whole[keyPath: path]!)
+      }
+    }
+    scope = AnyWorkID(Presence(part: part, key: shown))
+    presentation = nil
   }
 
   /// The lift of element `id` of the list at `path`, which `rows` reads.
@@ -282,6 +405,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     action = { $0.widen(path, id: id) }
     self.scope = scope
     isElement = true
+    presentation = nil
   }
 
   @inlinable
@@ -316,6 +440,12 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     switch effect.kind {
     case .action(let action):
       return .action(lift(action))
+    case .parallel(let workflows):
+      return Big(.parallel(workflows.map { $0.map(self.effect) }))
+    case _ where presentation != nil:
+      // Filed under the presentation there is when the step runs; nothing when none is.
+      let presentation = presentation!
+      return .read { whole in presentation(whole).map { [$0.effect(effect)] } ?? [] }
     case .cancel(let id):
       return Big(.cancel(scoped(id) ?? id))
     case .perform(let body):

@@ -62,7 +62,14 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// The focus's `==`, once an observer wants only changes.
   @usableFromInline var isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?
 
-  @inlinable init(space: W) { self.space = space }
+  /// One watch per child kind the dispatcher widened onto (a presented part, a lifted list):
+  /// whose work ends with which child (R13).
+  @usableFromInline var watches: [DepartureWatch<W.Focus>]
+
+  @inlinable init(space: W, watches: [DepartureWatch<W.Focus>] = []) {
+    self.space = space
+    self.watches = watches
+  }
 
   /// Whether nothing is queued or being handled and no finite run is going.
   @usableFromInline var isIdle: Bool {
@@ -107,6 +114,9 @@ where W.Action: Sendable, W.Focus: Sendable {
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
+    if !watches.isEmpty, let id, let scopes = ScopedWorkID.scope(of: id) {
+      for watch in watches { watch.started(id, scopes[...]) }
+    }
     return (run, superseded.flatMap { queue.drop($0) })
   }
 
@@ -139,22 +149,23 @@ where W.Action: Sendable, W.Focus: Sendable {
     return (true, (started, next))
   }
 
-  /// Removes the runs of list elements that are no longer in their list (and the tasks
-  /// waiting under them), and drops what they queued. Returns their tasks to cancel.
+  /// Removes the runs of the children the last action removed (elements no longer in their
+  /// list, a dismissed presentation) and the tasks waiting under them, and drops what they
+  /// queued. Returns their tasks to cancel.
   ///
-  /// - Complexity: O(running work); nothing when no work is running.
+  /// - Complexity: O(1) per kind of child when no child left, whatever the number of children
+  ///   and of runs; plus what the departed children's work costs to remove.
   @inlinable
-  mutating func removeDeparted(_ departures: [Departures<W.Focus>]) -> [Task<Void, Never>] {
-    guard !runs.isEmpty else { return [] }
+  mutating func removeDeparted() -> [Task<Void, Never>] {
+    guard watches.contains(where: { $0.isTracking() }) else { return [] }
     let focus = space.focus
-    let gone = runs.keys { key in
-      guard case .id(let id) = key, let scope = ScopedWorkID.scope(of: id) else { return false }
-      return departures.contains { $0.isGone(focus, scope[...]) }
+    var tasks: [Task<Void, Never>] = []
+    for watch in watches {
+      for id in watch.departed(focus) {
+        if let task = remove(id) { tasks.append(task) }
+      }
     }
-    return gone.compactMap { key in
-      guard case .id(let id) = key else { return nil }
-      return remove(id)
-    }
+    return tasks
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).

@@ -35,7 +35,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>,
     executor: (any TaskExecutor)?
   ) {
-    core = Lock(Core(space: space))
+    core = Lock(Core(space: space, watches: dispatcher.departures.map { $0.makeWatch() }))
     self.environment = environment
     self.dispatcher = dispatcher
     self.executor = executor
@@ -124,12 +124,11 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// removed is cancelled before observers hear of the change.
   @inlinable
   func applyWatchingDepartures(_ action: Action) -> Bool {
-    let departures = dispatcher.departures
     let applied = core.withLock {
       core -> (changed: Bool, space: W, [Subscriber<W>], [Task<Void, Never>])? in
       guard !core.phase.isStopped else { return nil }
       let changed = core.select(action)
-      return (changed, core.space, core.subscribers, core.removeDeparted(departures))
+      return (changed, core.space, core.subscribers, core.removeDeparted())
     }
     guard let (changed, space, observers, departed) = applied else { return false }
     for task in departed { task.cancel() }
@@ -168,6 +167,9 @@ where W.Action: Sendable, W.Focus: Sendable {
         let following = next(focus)
         // Most reads add nothing (no log line, no save): no new slice then.
         if !following.isEmpty { steps = following[...] + steps }
+      case .parallel(let workflows):
+        // Each goes as far as it can now (up to its first task, which carries its rest).
+        for workflow in workflows { proceed(workflow[...]) }
       }
     }
   }

@@ -16,8 +16,8 @@
   /// ```
   ///
   /// States arrive on the main actor in order; one older than a state already shown is
-  /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows
-  /// for fine-grained updates.
+  /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows,
+  /// or ``presented(_:)`` and its child, for fine-grained updates.
   @MainActor @Observable
   public final class ObservableComponent<
     Environment: Sendable, S: Sendable, Input: Sendable, View
@@ -28,7 +28,7 @@
     @ObservationIgnored private let component: StoreComponent<Environment, S, Input, View>
     @ObservationIgnored private var subscription: Subscription?
     @ObservationIgnored private let delivery: MainActorDelivery<S>
-    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<S>] = [:]
+    @ObservationIgnored private var followers: [AnyKeyPath: any StateFollower<S>] = [:]
 
     /// Follows `component` from now on.
     public init(_ component: StoreComponent<Environment, S, Input, View>) {
@@ -58,15 +58,38 @@
     public func list<ID: Hashable & Sendable, Row: Equatable & Sendable>(
       _ path: KeyPath<S, IdentifiedList<ID, Row>> & Sendable
     ) -> ObservableList<ID, Row> {
-      if let list = lists[path] as? ObservableListFollower<S, ID, Row> { return list.list }
+      if let list = followers[path] as? ObservableListFollower<S, ID, Row> { return list.list }
       let follower = ObservableListFollower(path: path, state: state)
-      lists[path] = follower
+      followers[path] = follower
       return follower.list
+    }
+
+    /// The observable presentation of the optional child at `path`: the same object every time.
+    /// Its `child` is an object while a child is presented, `nil` otherwise, and a new object
+    /// for each presentation (an `Identifiable` child with another id is a new presentation); a
+    /// change inside the child touches only that object's `value`.
+    ///
+    /// ```swift
+    /// let form = model.presented(\.form)
+    /// .sheet(item: Binding(get: { form.child }, set: { if $0 == nil { model.send(.form(.cancel)) } })) {
+    ///   AddFormView(form: $0)   // reads $0.value: invalidated by the form's changes only
+    /// }
+    /// ```
+    public func presented<Child: Equatable & Sendable>(
+      _ path: KeyPath<S, Child?> & Sendable
+    ) -> ObservablePresentation<Child> {
+      if let follower = followers[path] as? PresentationFollower<S, Child> {
+        return follower.presentation
+      }
+      let follower = PresentationFollower(
+        path: path, isSame: presentationIdentity(Child.self), state: state)
+      followers[path] = follower
+      return follower.presentation
     }
 
     private func apply(_ new: S) {
       state = new
-      for follower in lists.values { follower.follow(new) }
+      for follower in followers.values { follower.follow(new) }
     }
   }
 #endif

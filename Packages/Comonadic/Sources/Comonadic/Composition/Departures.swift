@@ -1,0 +1,192 @@
+/// The children of a dispatcher whose work ends with them: a part widened onto an optional (a
+/// presented form) or the elements of a lifted list (the screens of a stack). One entry per
+/// widening; the dispatcher keeps no state, so one dispatcher serves any number of components,
+/// each making the watches it keeps under its lock.
+@usableFromInline
+package struct Departures<Focus>: Sendable {
+  @usableFromInline package let makeWatch: @Sendable () -> DepartureWatch<Focus>
+
+  @inlinable
+  init(_ makeWatch: @escaping @Sendable () -> DepartureWatch<Focus>) {
+    self.makeWatch = makeWatch
+  }
+
+  /// These departures for a part of a bigger state, which `part` reads (`nil` while an optional
+  /// part is not there: its own departure ends its children's work); `isPart` tells the part's
+  /// scope among the scopes work is filed under.
+  @inlinable
+  func widened<Big>(
+    isPart: @escaping @Sendable (AnyWorkID) -> Bool, part: @escaping @Sendable (Big) -> Focus?
+  ) -> Departures<Big> {
+    let makeWatch = makeWatch
+    return Departures<Big> {
+      let inner = makeWatch()
+      return DepartureWatch<Big>(
+        started: { id, scopes in
+          guard let scope = scopes.first, isPart(scope) else { return }
+          inner.started(id, scopes.dropFirst())
+        },
+        departed: { whole in
+          guard inner.isTracking(), let focus = part(whole) else { return [] }
+          return inner.departed(focus)
+        },
+        isTracking: inner.isTracking)
+    }
+  }
+}
+
+/// What a component keeps for one kind of child, under its lock: the work each child began, and
+/// which children the last action removed.
+///
+/// Closures around one tracker object, made where the app's types are known (the inlinable
+/// widenings), so the tracker's code is specialized for them: a protocol existential would run
+/// the tracker's generic code, which looks up type metadata for every dictionary it touches.
+@usableFromInline
+package struct DepartureWatch<Focus>: Sendable {
+  /// Notes work `id` that began, filed under the scopes `scopes` (from this watch's level down).
+  @usableFromInline package let started: @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Void
+  /// The work of the children that the state `focus` no longer has: to cancel.
+  @usableFromInline package let departed: @Sendable (Focus) -> [AnyWorkID]
+  /// Whether any child has work noted.
+  @usableFromInline let isTracking: @Sendable () -> Bool
+
+  @inlinable
+  init(
+    started: @escaping @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Void,
+    departed: @escaping @Sendable (Focus) -> [AnyWorkID],
+    isTracking: @escaping @Sendable () -> Bool
+  ) {
+    self.started = started
+    self.departed = departed
+    self.isTracking = isTracking
+  }
+}
+
+/// What tells one presentation of a child from the next (see ``presentationKey(_:)``).
+///
+/// `@unchecked Sendable`: it holds a `Sendable` child's id, a value taken out of that child.
+@usableFromInline
+struct PresentationKey: Hashable, @unchecked Sendable {
+  @usableFromInline let value: AnyHashable
+
+  @inlinable
+  init(_ value: AnyHashable) { self.value = value }
+}
+
+/// The scope of a presented part's work: the part's place, and the presentation it began in.
+@usableFromInline
+struct Presence: Hashable, Sendable {
+  @usableFromInline let part: AnyWorkID
+  /// The presented child's id (an `Identifiable` child), or the same value for every
+  /// presentation of a child without one.
+  @usableFromInline let key: PresentationKey
+
+  @inlinable
+  init(part: AnyWorkID, key: PresentationKey) {
+    self.part = part
+    self.key = key
+  }
+}
+
+/// What tells one presentation of a child from the next: its id when it is `Identifiable`, else
+/// nothing (a child without an id is told apart only by being there). Decided once, from the type.
+@usableFromInline
+func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> PresentationKey {
+  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
+    return { _ in PresentationKey(0) }
+  }
+  return keyOf(identifiable)
+}
+
+private func keyOf<Child, Identified: Identifiable & SendableMetatype>(
+  _: Identified.Type
+) -> @Sendable (Child) -> PresentationKey {
+  { PresentationKey(($0 as! Identified).id) }
+}
+
+/// A presented part's tracker: the work begun in each presentation, ended once the part holds
+/// another presentation or none.
+///
+/// `@unchecked Sendable`: used only under its component's lock.
+@usableFromInline
+final class PresenceTracker<Big, Child>: @unchecked Sendable {
+  @usableFromInline let part: AnyWorkID
+  @usableFromInline let read: @Sendable (Big) -> Child?
+  @usableFromInline let key: @Sendable (Child) -> PresentationKey
+  /// The work of each presentation that began some; rarely more than one.
+  @usableFromInline var work: [PresentationKey: Set<AnyWorkID>] = [:]
+
+  @inlinable
+  init(
+    part: AnyWorkID, read: @escaping @Sendable (Big) -> Child?,
+    key: @escaping @Sendable (Child) -> PresentationKey
+  ) {
+    self.part = part
+    self.read = read
+    self.key = key
+  }
+
+  @inlinable
+  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) {
+    guard let presence = scopes.first?.value(as: Presence.self), presence.part == part else {
+      return
+    }
+    work[presence.key, default: []].insert(id)
+  }
+
+  @inlinable
+  func departed(_ whole: Big) -> [AnyWorkID] {
+    guard !work.isEmpty else { return [] }
+    let shown = read(whole).map(key)
+    if work.count == 1, let only = work.keys.first, only == shown { return [] }
+    var gone: [AnyWorkID] = []
+    for (presentation, ids) in work where presentation != shown {
+      gone += ids
+      work[presentation] = nil
+    }
+    return gone
+  }
+
+  @inlinable
+  func watch() -> DepartureWatch<Big> {
+    DepartureWatch(
+      started: { self.started($0, $1) }, departed: { self.departed($0) },
+      isTracking: { !self.work.isEmpty })
+  }
+}
+
+/// A lifted list's tracker: the work of each element, in a ``ChildLedger``.
+///
+/// `@unchecked Sendable`: used only under its component's lock.
+@usableFromInline
+final class ElementTracker<Big, ID: Hashable & Sendable, Row: Sendable>: @unchecked Sendable {
+  @usableFromInline let list: AnyWorkID
+  @usableFromInline let rows: FieldReader<Big, IdentifiedList<ID, Row>>
+  @usableFromInline var ledger = ChildLedger<ID, AnyWorkID>()
+
+  @inlinable
+  init(list: AnyWorkID, rows: FieldReader<Big, IdentifiedList<ID, Row>>) {
+    self.list = list
+    self.rows = rows
+  }
+
+  @inlinable
+  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) {
+    guard let element = scopes.first?.value(as: Element<ID>.self), element.list == list else {
+      return
+    }
+    ledger.begin(id, of: element.id)
+  }
+
+  @inlinable
+  func departed(_ whole: Big) -> [AnyWorkID] {
+    ledger.isEmpty ? [] : ledger.removed(from: rows(whole))
+  }
+
+  @inlinable
+  func watch() -> DepartureWatch<Big> {
+    DepartureWatch(
+      started: { self.started($0, $1) }, departed: { self.departed($0) },
+      isTracking: { !self.ledger.isEmpty })
+  }
+}
