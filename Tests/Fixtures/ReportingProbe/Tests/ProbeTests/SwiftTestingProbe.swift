@@ -8,5 +8,6 @@ import Testing
   @Test func ioLoop() { wrongStepper() }
   @Test func layerCore() async { await wrongCoreHarness() }
   @Test func comonadic() { wrongTestDispatcher() }
+  @Test func comonadicDismissal() { wrongDispatcherDismissal() }
   @Test func kit() { wrongConformance() }
 }

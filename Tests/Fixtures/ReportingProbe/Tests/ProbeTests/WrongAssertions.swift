@@ -106,6 +106,18 @@ func wrongTestDispatcher() {
   TestDispatcher(dispatcher, environment: ()).expect(1, from: 0) { $0 = 2 }  // PROBE comonadic
 }
 
+/// A sheet whose save is the parent's own work, not the sheet's: dismissing it cancels nothing.
+func wrongDispatcherDismissal() {
+  let dispatcher = StateDispatcher<Void, Int?, Bool>.workflow { isSave in
+    isSave
+      ? [.task(id: "save") { _ in .mutate { _ in } }]
+      : [.action(.mutate { $0 = nil })]
+  }
+  let tool = TestDispatcher(dispatcher, environment: ())
+  let saving = tool.run(true, from: 0)
+  tool.expect(false, after: saving, { $0 = nil }, cancelled: [.cancel(id: "save")])  // PROBE comonadic-dismissal
+}
+
 func wrongConformance() {
   let failure = ConformanceFailure(
     architecture: "probe", app: "counter", scenario: "c1.increment", rules: [.r1],

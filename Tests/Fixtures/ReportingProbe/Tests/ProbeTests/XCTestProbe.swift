@@ -9,5 +9,6 @@ final class XCTestProbe: XCTestCase {
   func testIOLoop() { wrongStepper() }
   func testLayerCore() async { await wrongCoreHarness() }
   func testComonadic() { wrongTestDispatcher() }
+  func testComonadicDismissal() { wrongDispatcherDismissal() }
   func testKit() { wrongConformance() }
 }
