@@ -9,7 +9,7 @@
 /// ```
 ///
 /// The parent's dispatcher handles the forwarded inputs; build it from the child's dispatcher
-/// with ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)``.
+/// with ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)-(_,WritableKeyPath<BigState,Focus>Sendable,_)``.
 public struct Child<S: Sendable, Input: Sendable, View>: Sendable {
   @usableFromInline let read: @Sendable () -> S
   @usableFromInline let observe: @Sendable (@escaping @Sendable (S) -> Void) -> Subscription

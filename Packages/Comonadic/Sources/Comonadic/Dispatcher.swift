@@ -12,7 +12,7 @@
 ///
 /// Three ways to build one: ``pure(_:)`` (an input is one action), ``effectful(_:)`` (an input is
 /// one ``Effect``: work in the environment that ends in an action) and ``workflow(_:)`` (an input
-/// is several steps, run in order, each one a visible update). ``widen(transformEnvironment:transformState:transformInput:)``,
+/// is several steps, run in order, each one a visible update). ``widen(transformEnvironment:transformState:transformInput:)-(_,WritableKeyPath<BigState,Focus>Sendable,_)``,
 /// ``contramap(_:)`` and ``combine(_:)`` build dispatchers from others.
 ///
 /// The function you give must be pure: it is called by whoever sends the input, possibly on

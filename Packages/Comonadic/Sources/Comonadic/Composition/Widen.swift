@@ -127,7 +127,7 @@ extension Dispatcher {
 extension Effect {
   /// This step of a part as a step of the whole: run with the part's environment and state,
   /// its actions applied to the part; its work filed under the part, as
-  /// ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)`` files it.
+  /// ``Dispatcher/widen(transformEnvironment:transformState:transformInput:)-(_,WritableKeyPath<BigState,Focus>Sendable,_)`` files it.
   ///
   /// What a parent uses to run a child's steps for something it decided itself (the shell's
   /// `resetAll` runs the counter's save).
