@@ -460,29 +460,25 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
         if focus(state) != nil { body(environment(whole)) }
       }
     case .task(let id, let whenRunning, .seeing(let operation)):
-      lifted = Big(
-        .task(
-          scoped(id), whenRunning,
-          .seeing { whole, state in
-            guard let part = focus(state) else { return .none }
-            return lift(await operation(environment(whole), part))
-          }))
-    case .task(let id, let whenRunning, .blind(let operation)):
-      guard isElement else {
-        // A part that is always there: no state to read (and copy) when the work starts.
-        return Big(
-          .task(
-            scoped(id), whenRunning,
-            .blind { whole in lift(await operation(environment(whole))) }))
+      // The part is taken when the step runs, and the task holds it alone: holding the whole
+      // state would make the next change to it copy what the part does not own (every screen
+      // of a stack, for one screen's load).
+      let scoped = scoped(id)
+      return .read { state in
+        guard let part = focus(state) else { return [] }
+        return [
+          Big(
+            .task(
+              scoped, whenRunning,
+              .blind { whole in lift(await operation(environment(whole), part)) }))
+        ]
       }
-      // The state is read only to know the part is there.
+    case .task(let id, let whenRunning, .blind(let operation)):
+      // No state to read (and hold) when the work starts.
       lifted = Big(
         .task(
           scoped(id), whenRunning,
-          .seeing { whole, state in
-            guard focus(state) != nil else { return .none }
-            return lift(await operation(environment(whole)))
-          }))
+          .blind { whole in lift(await operation(environment(whole))) }))
     case .stream(let id, let operation):
       lifted = Big(
         .stream(scoped(id)) { whole, state, send in

@@ -105,19 +105,26 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   /// Files a new run under `id`, replacing the one going under it (what that one queued is
-  /// dropped). Returns the run and the superseded task to cancel; `nil` after stop.
+  /// dropped). Returns the run and the tasks to cancel: the superseded one, and any of a child
+  /// found gone while noting the new work; `nil` after stop.
+  ///
+  /// Work filed under a child is noted, and the child placed, in the message that began it: a
+  /// stack launched with 10,000 loading screens pays for placing them there, not in the first
+  /// message after it.
   @inlinable
   mutating func start(_ id: AnyWorkID?, isFinite: Bool) -> (
-    run: Run<AnyWorkID>, superseded: Task<Void, Never>?
+    run: Run<AnyWorkID>, superseded: Task<Void, Never>?, departed: [Task<Void, Never>]
   )? {
     let key: RunKey<AnyWorkID>? = if let id { .id(id) } else { nil }
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
+    var departed: [Task<Void, Never>] = []
     if !watches.isEmpty, let id, let scopes = ScopedWorkID.scope(of: id) {
       for watch in watches { watch.started(id, scopes[...]) }
+      departed = removeDeparted()
     }
-    return (run, superseded.flatMap { queue.drop($0) })
+    return (run, superseded.flatMap { queue.drop($0) }, departed)
   }
 
   /// Removes the run under `id` and the tasks waiting for it, and drops what it queued.

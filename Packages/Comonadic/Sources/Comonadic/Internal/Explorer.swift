@@ -183,7 +183,8 @@ where W.Action: Sendable, W.Focus: Sendable {
     operation: Work<Environment, W.Focus, Action>,
     rest: ArraySlice<Step>
   ) {
-    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus?, Task<Void, Never>?)? in
+    let started = core.withLock {
+      core -> (Run<AnyWorkID>, W.Focus?, Task<Void, Never>?, [Task<Void, Never>])? in
       guard !core.phase.isStopped else { return nil }
       // Copied out only for work that reads it.
       let focus = operation.seesFocus ? core.space.focus : nil
@@ -192,10 +193,11 @@ where W.Action: Sendable, W.Focus: Sendable {
           Waiting(operation: operation, focus: focus, rest: rest))
         return nil
       }
-      return core.start(id, isFinite: true).map { ($0.run, focus, $0.superseded) }
+      return core.start(id, isFinite: true).map { ($0.run, focus, $0.superseded, $0.departed) }
     }
-    guard let (run, focus, superseded) = started else { return }
+    guard let (run, focus, superseded, departed) = started else { return }
     superseded?.cancel()
+    for task in departed { task.cancel() }
     launch(run, focus: focus, operation: operation, rest: rest)
   }
 
@@ -240,11 +242,15 @@ where W.Action: Sendable, W.Focus: Sendable {
     _ id: AnyWorkID?,
     operation: @escaping @Sendable (Environment, W.Focus, Send<Action>) async -> Void
   ) -> Bool {
-    let started = core.withLock { core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?)? in
-      core.start(id, isFinite: false).map { ($0.run, core.space.focus, $0.superseded) }
+    let started = core.withLock {
+      core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?, [Task<Void, Never>])? in
+      core.start(id, isFinite: false).map {
+        ($0.run, core.space.focus, $0.superseded, $0.departed)
+      }
     }
-    guard let (run, focus, superseded) = started else { return false }
+    guard let (run, focus, superseded, departed) = started else { return false }
     superseded?.cancel()
+    for task in departed { task.cancel() }
     let send = Send(host: self, deliver: calls.deliver, run: run)
     let (environment, gate, executor) = (environment, gate, executor)
     let task = startEffectTask(on: executor) { [weak self] in
