@@ -231,7 +231,10 @@ public enum ComonadicContacts {
     case .intent(.form(.save)): [.read(takeCreated)]
     case .intent(.form(.cancel)): [.action(.mutate { $0.form = nil })]
     case .intent(.form), .intent(.screen(_, .retry)): []
-    case .intent(let intent): [.action(.mutate { $0.apply(intent) }), .read(loadArrivals)]
+    // Opening pushes a screen, which loads in the step after.
+    case .intent(let intent) where intent.mayPush:
+      [.action(.mutate { $0.apply(intent) }), .read(loadArrivals)]
+    case .intent(let intent): [.action(.mutate { $0.apply(intent) })]
     }
   }
 
@@ -287,6 +290,16 @@ public enum ComonadicContacts {
 }
 
 // side-by-side: contacts update
+extension ContactsIntent {
+  /// Whether the intent may push a screen.
+  var mayPush: Bool {
+    switch self {
+    case .open, .screen(_, .open): true
+    default: false
+    }
+  }
+}
+
 extension ComonadicContacts.State {
   func contact(_ id: Int) -> Contact? { contacts.first { $0.id == id } }
 

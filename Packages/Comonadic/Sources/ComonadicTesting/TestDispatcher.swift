@@ -250,7 +250,7 @@ public struct Outcome<S> {
   mutating func began(_ id: AnyWorkID, _ watches: [DepartureWatch<S>]) {
     running.append(id)
     guard let scopes = ScopedWorkID.scope(of: id) else { return }
-    for watch in watches { watch.started(id, scopes[...]) }
+    for watch in watches { _ = watch.started(id, scopes[...]) }
   }
 }
 

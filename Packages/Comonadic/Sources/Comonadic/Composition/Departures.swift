@@ -23,8 +23,8 @@ package struct Departures<Focus>: Sendable {
       let inner = makeWatch()
       return DepartureWatch<Big>(
         started: { id, scopes in
-          guard let scope = scopes.first, isPart(scope) else { return }
-          inner.started(id, scopes.dropFirst())
+          guard let scope = scopes.first, isPart(scope) else { return false }
+          return inner.started(id, scopes.dropFirst())
         },
         departed: { whole in
           guard inner.isTracking(), let focus = part(whole) else { return [] }
@@ -43,8 +43,10 @@ package struct Departures<Focus>: Sendable {
 /// the tracker's generic code, which looks up type metadata for every dictionary it touches.
 @usableFromInline
 package struct DepartureWatch<Focus>: Sendable {
-  /// Notes work `id` that began, filed under the scopes `scopes` (from this watch's level down).
-  @usableFromInline package let started: @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Void
+  /// Notes work `id` that began, filed under the scopes `scopes` (from this watch's level down);
+  /// returns whether enough children began work since the last look that the component should
+  /// look now (so a launch that starts thousands places them in its own message).
+  @usableFromInline package let started: @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Bool
   /// The work of the children that the state `focus` no longer has: to cancel.
   @usableFromInline package let departed: @Sendable (Focus) -> [AnyWorkID]
   /// Whether any child has work noted.
@@ -52,7 +54,7 @@ package struct DepartureWatch<Focus>: Sendable {
 
   @inlinable
   init(
-    started: @escaping @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Void,
+    started: @escaping @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Bool,
     departed: @escaping @Sendable (Focus) -> [AnyWorkID],
     isTracking: @escaping @Sendable () -> Bool
   ) {
@@ -101,7 +103,9 @@ func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> PresentationK
 private func keyOf<Child, Identified: Identifiable & SendableMetatype>(
   _: Identified.Type
 ) -> @Sendable (Child) -> PresentationKey {
-  { PresentationKey(($0 as! Identified).id) }
+  // `Child` is `Identified` (the cast above found it so): reinterpreted, not cast again, for
+  // every action the child takes.
+  { PresentationKey(unsafeBitCast($0, to: Identified.self).id) }
 }
 
 /// A presented part's tracker: the work begun in each presentation, ended once the part holds
@@ -127,11 +131,12 @@ final class PresenceTracker<Big, Child>: @unchecked Sendable {
   }
 
   @inlinable
-  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) {
+  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) -> Bool {
     guard let presence = scopes.first?.value(as: Presence.self), presence.part == part else {
-      return
+      return false
     }
     work[presence.key, default: []].insert(id)
+    return false
   }
 
   @inlinable
@@ -171,11 +176,14 @@ final class ElementTracker<Big, ID: Hashable & Sendable, Row: Sendable>: @unchec
   }
 
   @inlinable
-  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) {
+  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) -> Bool {
     guard let element = scopes.first?.value(as: Element<ID>.self), element.list == list else {
-      return
+      return false
     }
     ledger.begin(id, of: element.id)
+    // A few are placed at the next look; many (a launched stack) in the message that began
+    // them, so the first message after it does not pay for them.
+    return ledger.unplaced.count >= 64
   }
 
   @inlinable

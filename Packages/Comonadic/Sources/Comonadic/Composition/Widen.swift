@@ -433,6 +433,58 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     return AnyWorkID(ScopedWorkID(scope: [scope], id: id))
   }
 
+  /// `effects` lifted, as they would run now in `whole`: the steps that would read the state
+  /// (a read, a task that sees the part, the check that the part is there) are worked out with
+  /// `whole` at once, rather than each taking the lock and copying the state again, until a
+  /// step may change the state (an action) or waits (a task); the rest are lifted as they are.
+  /// Returns whether `whole` is still the state after them.
+  @inlinable
+  func steps(_ effects: [Small], in whole: BigState) -> (steps: [Big], isCurrent: Bool) {
+    var lifted: [Big] = []
+    lifted.reserveCapacity(effects.count)
+    var isCurrent = true
+    for effect in effects {
+      guard isCurrent else {
+        lifted.append(self.effect(effect))
+        continue
+      }
+      switch effect.kind {
+      case .read(let next):
+        guard let part = focus(whole) else { continue }
+        let (more, stillCurrent) = steps(next(part), in: whole)
+        lifted += more
+        isCurrent = stillCurrent
+      case .task(let id, let whenRunning, .seeing(let operation)):
+        guard let part = focus(whole) else { continue }
+        let environment = environment
+        let lift = action
+        lifted.append(
+          Big(
+            .task(
+              scoped(id), whenRunning,
+              .blind { whole in lift(await operation(environment(whole), part)) })))
+        isCurrent = false
+      case .task(let id, let whenRunning, .blind(let operation)):
+        if isElement, focus(whole) == nil { continue }
+        let environment = environment
+        let lift = action
+        lifted.append(
+          Big(
+            .task(
+              scoped(id), whenRunning,
+              .blind { whole in lift(await operation(environment(whole))) })))
+        isCurrent = false
+      case .cancel:
+        lifted.append(self.effect(effect))
+      default:
+        // An action, a perform, a stream, side-by-side workflows: from here on, lazily.
+        lifted.append(self.effect(effect))
+        isCurrent = false
+      }
+    }
+    return (lifted, isCurrent)
+  }
+
   @inlinable
   func effect(_ effect: Small) -> Big {
     let (environment, focus, lift) = (environment, focus, action)
@@ -445,7 +497,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     case _ where presentation != nil:
       // Filed under the presentation there is when the step runs; nothing when none is.
       let presentation = presentation!
-      return .read { whole in presentation(whole).map { [$0.effect(effect)] } ?? [] }
+      return .read { whole in presentation(whole).map { $0.steps([effect], in: whole).steps } ?? []
+      }
     case .cancel(let id):
       return Big(.cancel(scoped(id) ?? id))
     case .perform(let body):
@@ -488,7 +541,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     case .read(let next):
       return .read { state in
         guard let part = focus(state) else { return [] }
-        return next(part).map(self.effect)
+        return steps(next(part), in: state).steps
       }
     }
     guard isElement else { return lifted }

@@ -121,8 +121,9 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     var departed: [Task<Void, Never>] = []
     if !watches.isEmpty, let id, let scopes = ScopedWorkID.scope(of: id) {
-      for watch in watches { watch.started(id, scopes[...]) }
-      departed = removeDeparted()
+      var mustLook = false
+      for watch in watches where watch.started(id, scopes[...]) { mustLook = true }
+      if mustLook { departed = removeDeparted() }
     }
     return (run, superseded.flatMap { queue.drop($0) }, departed)
   }
@@ -164,11 +165,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   ///   and of runs; plus what the departed children's work costs to remove.
   @inlinable
   mutating func removeDeparted() -> [Task<Void, Never>] {
-    guard watches.contains(where: { $0.isTracking() }) else { return [] }
-    let focus = space.focus
     var tasks: [Task<Void, Never>] = []
-    for watch in watches {
-      for id in watch.departed(focus) {
+    for watch in watches where watch.isTracking() {
+      // The state is lent, not copied.
+      for id in watch.departed(space.focus) {
         if let task = remove(id) { tasks.append(task) }
       }
     }

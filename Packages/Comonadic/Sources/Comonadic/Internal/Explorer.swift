@@ -124,13 +124,25 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// removed is cancelled before observers hear of the change.
   @inlinable
   func applyWatchingDepartures(_ action: Action) -> Bool {
-    let applied = core.withLock {
-      core -> (changed: Bool, space: W, [Subscriber<W>], [Task<Void, Never>])? in
-      guard !core.phase.isStopped else { return nil }
-      let changed = core.select(action)
-      return (changed, core.space, core.subscribers, core.removeDeparted())
+    core.lock()
+    let core = self.core.value
+    guard !core.pointee.phase.isStopped else {
+      self.core.unlock()
+      return false
     }
-    guard let (changed, space, observers, departed) = applied else { return false }
+    // With nobody watching, nothing is copied out of the lock for them.
+    guard !core.pointee.subscribers.isEmpty else {
+      core.pointee.space.select(action)
+      let departed = core.pointee.removeDeparted()
+      self.core.unlock()
+      for task in departed { task.cancel() }
+      return true
+    }
+    let changed = core.pointee.select(action)
+    let departed = core.pointee.removeDeparted()
+    let space = core.pointee.space
+    let observers = core.pointee.subscribers
+    self.core.unlock()
     for task in departed { task.cancel() }
     notify(observers, space, changed: changed)
     return true
