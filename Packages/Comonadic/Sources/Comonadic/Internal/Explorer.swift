@@ -72,6 +72,16 @@ where W.Action: Sendable, W.Focus: Sendable {
     core.pointee.queue.startDraining()
     // Entered under the lock: a stop waits for this input's observers and effects (R6).
     let entered = gate.enter()
+    if entered, case .action(let action) = plan, dispatcher.departures.isEmpty {
+      // One action, watched: applied in this critical section, not in one more.
+      let changed = core.pointee.select(action)
+      let space = core.pointee.space
+      let observers = core.pointee.subscribers
+      self.core.unlock()
+      notify(observers, space, changed: changed)
+      gate.leave()
+      return drain()
+    }
     self.core.unlock()
     if entered {
       execute(plan)
