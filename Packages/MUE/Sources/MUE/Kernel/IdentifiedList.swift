@@ -53,7 +53,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   @usableFromInline var stampTwoBefore: UInt64 = 0
   @usableFromInline var changeBefore = ChangeSince.unknown
 
-  public init() {}
+  @inlinable public init() {}
 
   /// A list of `elements` in order, identified by `id`; later duplicates are dropped.
   @inlinable
@@ -361,7 +361,10 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   }
 
   /// Lays the elements out again in list order, without empty slots.
-  @usableFromInline
+  ///
+  /// Inlinable, as the removals that call it: as generic code it looked up type metadata for
+  /// every node it built (93,000 instructions to lay out a stack of ten screens again).
+  @inlinable
   mutating func compact() {
     var packed = IdentifiedList()
     packed.append(contentsOf: map { ($0, $1) })
