@@ -15,7 +15,11 @@ package func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Chi
 private func sameID<Child, Identified: Identifiable & SendableMetatype>(
   _: Identified.Type
 ) -> @Sendable (Child, Child) -> Bool {
-  { first, second in (first as! Identified).id == (second as! Identified).id }
+  // `Child` is `Identified` (the cast in `presentationIdentity` found it so): reinterpreted,
+  // not cast again, for every action that looks at the presentation.
+  { first, second in
+    unsafeBitCast(first, to: Identified.self).id == unsafeBitCast(second, to: Identified.self).id
+  }
 }
 
 #if canImport(Observation)
