@@ -10,9 +10,11 @@ extension Layer {
   ///          event: { id, intent in .row(id: id, intent) })
   /// ```
   ///
-  /// A new state costs this layer one comparison of the list with the last one it saw: when
-  /// one row of 10,000 changed, it finds that row without looking at the others (see
-  /// `IdentifiedList.forEachChange(from:)`), and only that row's machine hears of it.
+  /// A new state costs this layer one look at what changed in the list since the last one it
+  /// saw, told by the list itself (its change stamps): when one row of 10,000 changed, was
+  /// removed or was appended, it finds that row without looking at the others, and only that
+  /// row's machine hears of it. Only a change the list cannot describe (several rows at once,
+  /// the list laid out again) makes it compare every row with the one it saw last.
   @inlinable
   public static func forEach<
     ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable
@@ -21,11 +23,11 @@ extension Layer {
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
     event: @escaping @Sendable (ID, RowEvent) -> GlobalEvent
   ) -> Layer {
-    // The comparison of two lists is made here, in the caller's module, where the row type is
-    // known: it walks the trees specialized rather than through the row's metadata.
+    // The look at the list is made here, in the caller's module, where the row type is known:
+    // its dictionaries and the list are used specialized rather than through the row's metadata.
     rowLayer(
       list, machine: machine, event: event,
-      changes: { new, old, body in new.forEachChange(from: old, body) })
+      changes: { list, cursor, body in cursor.follow(list, body) })
   }
 
   @usableFromInline
@@ -76,12 +78,12 @@ final class RowRoute<ID: Sendable, RowEvent, GlobalEvent>: Sendable {
 final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable>:
   @unchecked Sendable
 {
-  /// Calls its last argument with each row that differs between two lists, new then old
-  /// (`IdentifiedList.forEachChange(from:_:)`, made where the row type is known).
+  /// Calls its last argument with each row of the list that changed since the cursor's last
+  /// list (``RowCursor/follow(_:_:)``, made where the row type is known).
   @usableFromInline
   typealias Changes =
     @Sendable (
-      IdentifiedList<ID, Row>, IdentifiedList<ID, Row>, (ID, Row?) -> Void
+      IdentifiedList<ID, Row>, inout RowCursor<ID, Row>, (ID, Row?) -> Void
     ) -> Void
 
   /// A row's wired machine and the ids its machines' work is filed under.
@@ -96,7 +98,9 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   private let ids: MachineIDs
   private let tap: (@Sendable (any Sendable) -> Void)?
   private let changes: Changes
-  private var current = IdentifiedList<ID, Row>()
+  /// What the layer saw of the list last. It keeps no copy of the list: a copy kept here would
+  /// make the reducer's next change to the list copy its index and order (10,000 ids).
+  private var cursor = RowCursor<ID, Row>()
   private var entries: [ID: Entry] = [:]
 
   init(
@@ -114,9 +118,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
 
   /// Makes, tells and drops the rows' machines after a new state.
   func follow(_ list: IdentifiedList<ID, Row>) {
-    let old = current
-    current = list
-    changes(list, old) { id, row in
+    changes(list, &cursor) { id, row in
       guard let row else { return remove(id) }
       tap?(row)
       if let entry = entries[id] {
@@ -144,5 +146,80 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
       return
     }
     host.host?.cancelRuns(machines: machines)
+  }
+}
+
+/// What a ``Layer/forEach(_:machine:event:)`` layer saw of its list: the list's stamp and
+/// layout then, the id in each slot and each row as last seen — enough to tell from the list's
+/// own account of its last change (`IdentifiedList.change(since:)`) which row changed, left or
+/// came, without a copy of the old list.
+@usableFromInline
+struct RowCursor<ID: Hashable & Sendable, Row: Equatable & Sendable> {
+  @usableFromInline var stamp: UInt64 = 0
+  @usableFromInline var layout: UInt64 = 0
+  @usableFromInline var slotCount = 0
+  /// The id in each slot, under `layout`.
+  @usableFromInline var ids: [Int: ID] = [:]
+  /// Each row as last seen.
+  @usableFromInline var rows: [ID: Row] = [:]
+
+  @inlinable init() {}
+
+  /// Calls `body` with each row of `list` that changed since the last list followed (`nil`
+  /// for one that left), then remembers `list`.
+  ///
+  /// - Complexity: O(1) for a list that changed one row in place, lost one or had rows
+  ///   appended (O(a) for a appended); O(n) for any other change.
+  @inlinable
+  mutating func follow(_ list: IdentifiedList<ID, Row>, _ body: (ID, Row?) -> Void) {
+    let change: ChangeSince = list.layout == layout ? list.change(since: stamp) : .unknown
+    stamp = list.stamp
+    switch change {
+    case .none:
+      return
+    case .slot(let slot):
+      guard let id = ids[slot], let row = list[id: id] else { return resync(list, body) }
+      if rows[id] != row {
+        rows[id] = row
+        body(id, row)
+      }
+    case .removed(let slot):
+      guard let id = ids.removeValue(forKey: slot) else { return resync(list, body) }
+      rows[id] = nil
+      body(id, nil)
+    case .added:
+      let end = list.idsBySlot.slotCount
+      for slot in slotCount..<end {
+        guard let id = list.idsBySlot[slot], let row = list[id: id] else { continue }
+        ids[slot] = id
+        rows[id] = row
+        body(id, row)
+      }
+      slotCount = end
+    case .unknown:
+      resync(list, body)
+    }
+  }
+
+  /// Compares every row of `list` with the one seen last: the rows that left first, in the
+  /// order they had, then the changed and new rows in list order.
+  @inlinable
+  mutating func resync(_ list: IdentifiedList<ID, Row>, _ body: (ID, Row?) -> Void) {
+    for slot in ids.keys.sorted() {
+      guard let id = ids[slot], !list.contains(id: id) else { continue }
+      rows[id] = nil
+      body(id, nil)
+    }
+    layout = list.layout
+    slotCount = list.idsBySlot.slotCount
+    ids.removeAll(keepingCapacity: true)
+    for id in list.ids {
+      guard let row = list[id: id] else { continue }
+      if let slot = list.slots[id] { ids[slot] = id }
+      if rows[id] != row {
+        rows[id] = row
+        body(id, row)
+      }
+    }
   }
 }

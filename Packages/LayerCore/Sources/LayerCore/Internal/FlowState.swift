@@ -35,6 +35,9 @@ struct FlowState<C: Core> {
   @usableFromInline var idleWaiters = Waiters()
   /// Numbers work started without an id, so that it is filed under its machine too.
   @usableFromInline var anonymousRuns = 0
+  /// The keys of each machine's running work: a dropped machine's work is found without looking
+  /// at anyone else's (a popped screen's load, under 10,000 loading screens).
+  @usableFromInline var keysByMachine: [Int: Set<RunKey<OwnedWorkID>>] = [:]
 
   @inlinable init(state: C.State? = nil) { self.state = state }
 
@@ -84,35 +87,56 @@ struct FlowState<C: Core> {
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
+    if let key, machine != 0 { keysByMachine[machine, default: []].insert(key) }
     return (run, superseded.flatMap { queue.drop($0) })
   }
 
   /// Removes all work of the machines in `machines` and what it queued; returns the tasks to
   /// cancel.
+  ///
+  /// - Complexity: O(m + w) for the m machines and their w pieces of work, whatever else runs.
   @inlinable
   mutating func removeAll(machines: ClosedRange<Int>) -> [Task<Void, Never>] {
-    let keys = runs.keys { key in
-      guard case .id(let owned) = key else { return false }
-      return machines.contains(owned.owner)
+    var tasks: [Task<Void, Never>] = []
+    for machine in machines {
+      guard let keys = keysByMachine.removeValue(forKey: machine) else { continue }
+      for key in keys {
+        if let task = runs.remove(key).flatMap({ queue.drop($0) }) { tasks.append(task) }
+      }
     }
-    return keys.compactMap { remove($0) }
+    return tasks
   }
 
   /// Removes the work under `key` and what it queued; returns its task to cancel.
   @inlinable
   mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
-    runs.remove(key).flatMap { queue.drop($0) }
+    forget(key)
+    return runs.remove(key).flatMap { queue.drop($0) }
   }
 
   /// Ends `run` when its operation returns; returns whether it was live.
   @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> Bool {
-    isLive(run) && runs.finish(run)
+    guard isLive(run) else { return false }
+    if let key = runs.end(run) { forget(key) }
+    return true
+  }
+
+  /// Takes `key` out of its machine's keys.
+  @inlinable
+  mutating func forget(_ key: RunKey<OwnedWorkID>) {
+    guard case .id(let owned) = key, owned.owner != 0 else { return }
+    // Looked up before it is changed: changing a dictionary's entry in place costs an
+    // allocation even when there is no entry.
+    guard keysByMachine[owned.owner] != nil else { return }
+    keysByMachine[owned.owner]?.remove(key)
+    if keysByMachine[owned.owner]?.isEmpty == true { keysByMachine[owned.owner] = nil }
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
   @inlinable
   mutating func stop() -> Shutdown {
+    keysByMachine = [:]
     return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
 
