@@ -170,9 +170,11 @@ extension Implementation where App == ShellApp {
 final class FlowBox: Sendable {
   private let stopFlow = Lock<(@Sendable () -> Void)?>(nil)
 
-  func start<C: Core>(_ core: C, executor: (any TaskExecutor)?) {
+  @discardableResult
+  func start<C: Core>(_ core: C, executor: (any TaskExecutor)?) -> Flow<C> {
     let started = core.start(executor: executor)
     stopFlow.withLock { $0 = { started.stop() } }
+    return started
   }
 
   func stop() { stopFlow.withLock { $0 }?() }
@@ -260,11 +262,21 @@ final class LayerContactsDriver: AppDriver, Sendable {
   let flow = FlowBox()
   let executor: (any TaskExecutor)?
 
+  /// The flow's state now, once started.
+  private let state = Lock<(@Sendable () -> LayerContacts.AppState?)?>(nil)
+
   init(environment: ContactsEnvironment) {
-    // The screen shows the launch state from the first: the core starts with it.
+    // The screen shows the launch state from the first: the core starts with it. Unobserved,
+    // it keeps no model (which holds the whole stack) and reads the flow's state when asked.
     let launch = LayerContacts.AppState(
       contacts: environment.contacts, launchPath: environment.launchPath)
-    screen = Screen(placeholder: LayerContacts.model(launch))
+    let state = state
+    screen = Screen(
+      placeholder: LayerContacts.model(launch),
+      current: {
+        guard let read = state.withLock({ $0 }), let now = read() else { return nil }
+        return LayerContacts.model(now)
+      })
     core = LayerContacts.App(screen: screen, screens: screens, environment: environment)
     executor = environment.executor
   }
@@ -274,7 +286,10 @@ final class LayerContactsDriver: AppDriver, Sendable {
     await startUnobserved()
   }
 
-  func startUnobserved() async { flow.start(core, executor: executor) }
+  func startUnobserved() async {
+    let started = flow.start(core, executor: executor)
+    state.withLock { $0 = { started.state } }
+  }
 
   /// One screen's view, and `nil` once when it is not or no longer on the stack (R11, R13).
   /// Asked before start, the stack's machine answers at its start.

@@ -28,10 +28,18 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   private let shown: Lock<Shown>
+  /// Where the view now is read when the screen keeps none (see ``init(placeholder:current:)``).
+  private let current: (@Sendable () -> View?)?
 
   /// A screen showing `placeholder`; see ``observe(_:)``.
-  public init(placeholder: View) {
+  ///
+  /// With `current` (the view of the flow's state now; `nil` before the flow has one), the
+  /// screen keeps no view while nobody observes it, and reads `current` when asked: a view that
+  /// holds a large state (a stack of 10,000 screens) is then not kept by a screen nobody looks
+  /// at, so the core's next change to that state does not copy it.
+  public init(placeholder: View, current: (@Sendable () -> View?)? = nil) {
     shown = Lock(Shown(view: placeholder))
+    self.current = current
   }
 
   /// Tells `observer` about every new view from now on, starting with the one shown now.
@@ -49,7 +57,10 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
     }
     if let placeholder { return observer(placeholder) }
     started?.enqueue { [self] in
+      // In the flow's order: the view now, read before the lock if none is kept.
+      let now = current?()
       let view = shown.withLock { shown in
+        if shown.observers.isEmpty, let now { shown.view = now }
         shown.observers.append(observer)
         return shown.view
       }
@@ -58,7 +69,12 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   /// The view shown now.
-  public var view: View { shown.withLock { $0.view } }
+  public var view: View {
+    let kept = shown.withLock { shown in
+      current == nil || !shown.observers.isEmpty ? shown.view : nil
+    }
+    return kept ?? current?() ?? shown.withLock { $0.view }
+  }
 
   /// Sends what the user did to the core. Ignored until the flow has started the screen.
   public func send(_ intent: Intent) {
@@ -74,7 +90,7 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
     // is kept and not compared (a view that is made when read is then never made).
     let observers = shown.withLock { shown -> [@Sendable (View) -> Void]? in
       guard !shown.observers.isEmpty else {
-        shown.view = view
+        if current == nil { shown.view = view }
         return nil
       }
       guard view != shown.view else { return nil }
