@@ -51,6 +51,20 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
     return work.removeValue(forKey: child).map { Array($0.keys) } ?? []
   }
 
+  /// Takes every child out (their list was emptied: a stack popped to its root), and returns
+  /// their work: one pass, no lookup per child.
+  @inlinable mutating func forgetAll() -> [Work] {
+    var all: [Work] = []
+    all.reserveCapacity(work.count)
+    for items in work.values { all.append(contentsOf: items.keys) }
+    work = [:]
+    bySlot = [:]
+    slotOf = [:]
+    unplaced.removeAll()
+    layout = 0
+    return all
+  }
+
   /// Takes out the children with work that are no longer in `list`, and returns their work.
   @inlinable package mutating func removed<Element>(from list: IdentifiedList<Child, Element>)
     -> [Work]
@@ -68,6 +82,7 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
       gone = notePlaces(in: list)
       if let child = bySlot[slot], !list.contains(id: child) { gone.append(child) }
     case .unknown:
+      guard !list.isEmpty else { return forgetAll() }
       gone = work.keys.filter { !list.contains(id: $0) }
       layout = 0  // every remaining child's slot is noted again
       _ = notePlaces(in: list)
