@@ -376,60 +376,71 @@ public struct Presentation<Child: PureApp>: Sendable {
   /// The IO type a presented child travels as: its outputs under its presentation's number.
   public typealias IO = ProgramsIO<Int, Child>
 
+  // Stored apart from what is read publicly so that the methods below can be inlinable:
+  // compiled for the app's types, they cost no type-metadata lookups on every step (as generic
+  // code, presenting and dismissing looked up `ProgramsIO.Output`'s metadata each time).
+  @usableFromInline var shown: Child?
+  @usableFromInline var presentation = 0
+
   /// The child shown, or `nil`.
-  public private(set) var child: Child?
+  @inlinable public var child: Child? { shown }
   /// The number of the presentation shown, or of the last one; `0` before the first.
-  public private(set) var number = 0
+  @inlinable public var number: Int { presentation }
 
   /// Nothing presented yet.
-  public init() {}
+  @inlinable public init() {}
 
   /// Whether a child is presented.
-  public var isPresented: Bool { child != nil }
+  @inlinable public var isPresented: Bool { shown != nil }
 
   /// Presents `child`, which starts with `outputs`, as a new presentation; a child shown
   /// before is dismissed first. Returns the outputs that end the old one's work and start the
   /// new one's.
+  @inlinable
   public mutating func present<each ChildIO: IOType>(_ child: Child, _ outputs: Child.Outputs)
     -> [IO.Output] where Child.Outputs == IOOutputs<repeat each ChildIO>
   {
     var result = dismiss()
-    number += 1
-    self.child = child
-    if !outputs.isEmpty { result.append(.outputs(number, outputs)) }
+    presentation += 1
+    shown = child
+    if !outputs.isEmpty { result.append(.outputs(presentation, outputs)) }
     return result
   }
 
   /// Dismisses the child shown: returns the output that ends its work and drops what it sends
   /// later (nothing when no child is shown).
+  @inlinable
   public mutating func dismiss() -> [IO.Output] {
-    guard child != nil else { return [] }
-    child = nil
-    return [.removed(number)]
+    guard shown != nil else { return [] }
+    shown = nil
+    return [.removed(presentation)]
   }
 
   /// Runs the presented child on `input`, an input its work sent: its outputs, or `nil` when
   /// the input is from another presentation than the one shown (dropped).
+  @inlinable
   public mutating func run<each ChildIO: IOType>(_ input: IO.Input) -> [IO.Output]?
   where Child.Outputs == IOOutputs<repeat each ChildIO> {
-    guard input.id == number else { return nil }
+    guard input.id == presentation else { return nil }
     return run(presented: input.input)
   }
 
   /// Runs the child presented now on `input` (an intent the parent forwards to it): its
   /// outputs, or `nil` when nothing is presented.
+  @inlinable
   public mutating func run<each ChildIO: IOType>(presented input: Child.Input) -> [IO.Output]?
   where Child.Outputs == IOOutputs<repeat each ChildIO> {
-    guard child != nil else { return nil }
-    let outputs = child!.run(inPlace: input)
-    return outputs.isEmpty ? [] : [.outputs(number, outputs)]
+    guard shown != nil else { return nil }
+    let outputs = shown!.run(inPlace: input)
+    return outputs.isEmpty ? [] : [.outputs(presentation, outputs)]
   }
 
   /// Changes the presented child in place (the parent reading what its step left); `nil`
   /// when nothing is presented.
+  @inlinable
   public mutating func update<Result>(_ change: (inout Child) -> Result) -> Result? {
-    guard child != nil else { return nil }
-    return change(&child!)
+    guard shown != nil else { return nil }
+    return change(&shown!)
   }
 }
 
