@@ -115,7 +115,8 @@ func wrongDispatcherDismissal() {
   }
   let tool = TestDispatcher(dispatcher, environment: ())
   let saving = tool.run(true, from: 0)
-  tool.expect(false, after: saving, { $0 = nil }, cancelled: [.cancel(id: "save")])  // PROBE comonadic-dismissal
+  let save: [EffectStep] = [.cancel(id: "save")]
+  tool.expect(false, after: saving, { $0 = nil }, cancelled: save)  // PROBE comonadic-dismissal
 }
 
 func wrongConformance() {
