@@ -189,6 +189,9 @@ struct RowCursor<ID: Hashable & Sendable, Row: Equatable & Sendable> {
       body(id, nil)
     case .added:
       let end = list.idsBySlot.slotCount
+      // Grown once for all the rows appended, not row by row.
+      ids.reserveCapacity(ids.count + end - slotCount)
+      rows.reserveCapacity(rows.count + end - slotCount)
       for slot in slotCount..<end {
         guard let id = list.idsBySlot[slot], let row = list[id: id] else { continue }
         ids[slot] = id
@@ -213,6 +216,8 @@ struct RowCursor<ID: Hashable & Sendable, Row: Equatable & Sendable> {
     layout = list.layout
     slotCount = list.idsBySlot.slotCount
     ids.removeAll(keepingCapacity: true)
+    ids.reserveCapacity(list.count)
+    rows.reserveCapacity(list.count)
     for id in list.ids {
       guard let row = list[id: id] else { continue }
       if let slot = list.slots[id] { ids[slot] = id }

@@ -87,7 +87,14 @@ struct FlowState<C: Core> {
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
-    if let key, machine != 0 { keysByMachine[machine, default: []].insert(key) }
+    if let key, machine != 0 {
+      // In place, into the machine's set kept from its earlier work: no allocation per run.
+      if keysByMachine[machine] != nil {
+        keysByMachine[machine]!.insert(key)
+      } else {
+        keysByMachine[machine] = [key]
+      }
+    }
     return (run, superseded.flatMap { queue.drop($0) })
   }
 
@@ -129,8 +136,8 @@ struct FlowState<C: Core> {
     // Looked up before it is changed: changing a dictionary's entry in place costs an
     // allocation even when there is no entry.
     guard keysByMachine[owned.owner] != nil else { return }
-    keysByMachine[owned.owner]?.remove(key)
-    if keysByMachine[owned.owner]?.isEmpty == true { keysByMachine[owned.owner] = nil }
+    // The machine's set stays, empty, for its next work: it goes when the machine is dropped.
+    keysByMachine[owned.owner]!.remove(key)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
