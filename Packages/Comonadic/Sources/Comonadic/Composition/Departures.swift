@@ -64,17 +64,6 @@ package struct DepartureWatch<Focus>: Sendable {
   }
 }
 
-/// What tells one presentation of a child from the next (see ``presentationKey(_:)``).
-///
-/// `@unchecked Sendable`: it holds a `Sendable` child's id, a value taken out of that child.
-@usableFromInline
-struct PresentationKey: Hashable, @unchecked Sendable {
-  @usableFromInline let value: AnyHashable
-
-  @inlinable
-  init(_ value: AnyHashable) { self.value = value }
-}
-
 /// The scope of a presented part's work: the part's place, and the presentation it began in.
 @usableFromInline
 struct Presence: Hashable, Sendable {
@@ -88,24 +77,6 @@ struct Presence: Hashable, Sendable {
     self.part = part
     self.key = key
   }
-}
-
-/// What tells one presentation of a child from the next: its id when it is `Identifiable`, else
-/// nothing (a child without an id is told apart only by being there). Decided once, from the type.
-@usableFromInline
-func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> PresentationKey {
-  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
-    return { _ in PresentationKey(0) }
-  }
-  return keyOf(identifiable)
-}
-
-private func keyOf<Child, Identified: Identifiable & SendableMetatype>(
-  _: Identified.Type
-) -> @Sendable (Child) -> PresentationKey {
-  // `Child` is `Identified` (the cast above found it so): reinterpreted, not cast again, for
-  // every action the child takes.
-  { PresentationKey(unsafeBitCast($0, to: Identified.self).id) }
 }
 
 /// A presented part's tracker: the work begun in each presentation, ended once the part holds

@@ -454,25 +454,14 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
         let (more, stillCurrent) = steps(next(part), in: whole)
         lifted += more
         isCurrent = stillCurrent
-      case .task(let id, let whenRunning, .seeing(let operation)):
-        guard let part = focus(whole) else { continue }
-        let environment = environment
-        let lift = action
-        lifted.append(
-          Big(
-            .task(
-              scoped(id), whenRunning,
-              .blind { whole in lift(await operation(environment(whole), part)) })))
-        isCurrent = false
-      case .task(let id, let whenRunning, .blind(let operation)):
-        if isElement, focus(whole) == nil { continue }
-        let environment = environment
-        let lift = action
-        lifted.append(
-          Big(
-            .task(
-              scoped(id), whenRunning,
-              .blind { whole in lift(await operation(environment(whole))) })))
+      case .task(let id, let whenRunning, let work):
+        // Work that sees the part gets it now; an element's work starts only while it is there.
+        var part: S?
+        if work.seesFocus || isElement {
+          guard let found = focus(whole) else { continue }
+          part = found
+        }
+        lifted.append(task(id, whenRunning, work, part: part))
         isCurrent = false
       case .cancel:
         lifted.append(self.effect(effect))
@@ -483,6 +472,29 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       }
     }
     return (lifted, isCurrent)
+  }
+
+  /// A task of the part as one of the whole: filed under the part, run with the part's
+  /// environment, its action lifted; work that sees the part gets `part` (taken when the step
+  /// ran), never the whole state.
+  @inlinable
+  func task(
+    _ id: AnyWorkID?, _ whenRunning: WhenRunning, _ work: Work<Environment, S, State<S, Void>>,
+    part: S?
+  ) -> Big {
+    let (environment, lift) = (environment, action)
+    switch work {
+    case .seeing(let operation):
+      let part = part!
+      return Big(
+        .task(
+          scoped(id), whenRunning,
+          .blind { whole in lift(await operation(environment(whole), part)) }))
+    case .blind(let operation):
+      return Big(
+        .task(
+          scoped(id), whenRunning, .blind { whole in lift(await operation(environment(whole))) }))
+    }
   }
 
   @inlinable
@@ -512,26 +524,16 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       lifted = .perform { whole, state in
         if focus(state) != nil { body(environment(whole)) }
       }
-    case .task(let id, let whenRunning, .seeing(let operation)):
+    case .task(let id, let whenRunning, let work):
+      guard work.seesFocus else {
+        // No state to read (and hold) when the work starts.
+        lifted = task(id, whenRunning, work, part: nil)
+        break
+      }
       // The part is taken when the step runs, and the task holds it alone: holding the whole
       // state would make the next change to it copy what the part does not own (every screen
       // of a stack, for one screen's load).
-      let scoped = scoped(id)
-      return .read { state in
-        guard let part = focus(state) else { return [] }
-        return [
-          Big(
-            .task(
-              scoped, whenRunning,
-              .blind { whole in lift(await operation(environment(whole), part)) }))
-        ]
-      }
-    case .task(let id, let whenRunning, .blind(let operation)):
-      // No state to read (and hold) when the work starts.
-      lifted = Big(
-        .task(
-          scoped(id), whenRunning,
-          .blind { whole in lift(await operation(environment(whole))) }))
+      return .read { state in focus(state).map { [task(id, whenRunning, work, part: $0)] } ?? [] }
     case .stream(let id, let operation):
       lifted = Big(
         .stream(scoped(id)) { whole, state, send in

@@ -72,13 +72,9 @@ where W.Action: Sendable, W.Focus: Sendable {
     core.pointee.queue.startDraining()
     // Entered under the lock: a stop waits for this input's observers and effects (R6).
     let entered = gate.enter()
-    if entered, case .action(let action) = plan, dispatcher.departures.isEmpty {
-      // One action, watched: applied in this critical section, not in one more.
-      let changed = core.pointee.select(action)
-      let space = core.pointee.space
-      let observers = core.pointee.subscribers
-      self.core.unlock()
-      notify(observers, space, changed: changed)
+    if entered, case .action(let action) = plan {
+      // One action: applied in this critical section, not in one more.
+      applyLocked(action, core)
       gate.leave()
       return drain()
     }
@@ -103,59 +99,41 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func apply(_ action: Action) -> Bool {
     core.lock()
-    if core.value.pointee.phase.isStopped {
-      core.unlock()
+    let core = self.core.value
+    guard !core.pointee.phase.isStopped else {
+      self.core.unlock()
       return false
     }
-    if !dispatcher.departures.isEmpty {
-      core.unlock()
-      return applyWatchingDepartures(action)
-    }
-    if core.value.pointee.subscribers.isEmpty {
-      core.value.pointee.space.select(action)
-      core.unlock()
-      return true
-    }
-    let changed = core.value.pointee.select(action)
-    let space = core.value.pointee.space
-    let observers = core.value.pointee.subscribers
-    core.unlock()
-    notify(observers, space, changed: changed)
+    applyLocked(action, core)
     return true
+  }
+
+  /// Applies `action` to `core`, which the caller locked (and found running), then unlocks:
+  /// the work of the children the action removed is cancelled (R13) and the observers are told,
+  /// outside the lock. With nobody watching, nothing is copied out of it for them.
+  @inlinable
+  func applyLocked(_ action: Action, _ core: UnsafeMutablePointer<Core<Environment, W>>) {
+    let watchesChildren = !dispatcher.departures.isEmpty
+    guard !core.pointee.subscribers.isEmpty else {
+      core.pointee.space.select(action)
+      let departed = watchesChildren ? core.pointee.removeDeparted() : []
+      self.core.unlock()
+      for task in departed { task.cancel() }
+      return
+    }
+    let changed = core.pointee.select(action)
+    let departed = watchesChildren ? core.pointee.removeDeparted() : []
+    let space = core.pointee.space
+    let observers = core.pointee.subscribers
+    self.core.unlock()
+    for task in departed { task.cancel() }
+    notify(observers, space, changed: changed)
   }
 
   /// Calls `observers` with `space`; none once stopped (a stop from inside an observer).
   @inlinable @inline(__always)
   func notify(_ observers: [Subscriber<W>], _ space: W, changed: Bool) {
     observers.notifyEach(of: space, changed: changed) { gate.isStopped }
-  }
-
-  /// ``apply(_:)`` for a dispatcher lifted over a list: the work of elements the action
-  /// removed is cancelled before observers hear of the change.
-  @inlinable
-  func applyWatchingDepartures(_ action: Action) -> Bool {
-    core.lock()
-    let core = self.core.value
-    guard !core.pointee.phase.isStopped else {
-      self.core.unlock()
-      return false
-    }
-    // With nobody watching, nothing is copied out of the lock for them.
-    guard !core.pointee.subscribers.isEmpty else {
-      core.pointee.space.select(action)
-      let departed = core.pointee.removeDeparted()
-      self.core.unlock()
-      for task in departed { task.cancel() }
-      return true
-    }
-    let changed = core.pointee.select(action)
-    let departed = core.pointee.removeDeparted()
-    let space = core.pointee.space
-    let observers = core.pointee.subscribers
-    self.core.unlock()
-    for task in departed { task.cancel() }
-    notify(observers, space, changed: changed)
-    return true
   }
 
   /// Runs `steps` in order until one must wait for asynchronous work; that work's result

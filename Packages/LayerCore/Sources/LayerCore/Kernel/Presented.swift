@@ -22,6 +22,35 @@ private func sameID<Child, Identified: Identifiable & SendableMetatype>(
   }
 }
 
+/// What tells one presentation of a child from the next, as a value a runtime can file work
+/// under: the child's id when it is `Identifiable`, else the same value for every child (told
+/// apart only by being there). Decided once, from the type, as ``presentationIdentity(_:)``.
+@usableFromInline
+package func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> PresentationKey {
+  guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
+    return { _ in PresentationKey(0) }
+  }
+  return keyOf(identifiable)
+}
+
+private func keyOf<Child, Identified: Identifiable & SendableMetatype>(
+  _: Identified.Type
+) -> @Sendable (Child) -> PresentationKey {
+  // As in `sameID`: `Child` is `Identified`, reinterpreted rather than cast on every call.
+  { PresentationKey(unsafeBitCast($0, to: Identified.self).id) }
+}
+
+/// A presentation's key (see ``presentationKey(_:)``).
+///
+/// `@unchecked Sendable`: it holds a `Sendable` child's id, a value taken out of that child.
+@usableFromInline
+package struct PresentationKey: Hashable, @unchecked Sendable {
+  @usableFromInline let value: AnyHashable
+
+  @inlinable
+  init(_ value: AnyHashable) { self.value = value }
+}
+
 #if canImport(Observation)
   import Observation
 
