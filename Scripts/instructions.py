@@ -52,9 +52,9 @@ for rows in (100, 1_000, 10_000, 100_000):
 # one stack of 1,000 loading screens per 1,000 operations: its base run prepares as many and runs
 # none (`arch measure --prepare-only`), so only the pops are counted.
 OPERATIONS.update({
-    "contacts.push-pop.10": 200, "contacts.push-pop.10000": 100,
+    "contacts.push-pop.10": 1_000, "contacts.push-pop.10000": 2_000,
     "contacts.push-pop.observed.10": 50, "contacts.push-pop.observed.1000": 50,
-    "contacts.pop-to-root.1000": 2_000, "contacts.sheet": 200,
+    "contacts.pop-to-root.1000": 4_000, "contacts.sheet": 1_000,
 })
 PREPARED_BASE = {"contacts.pop-to-root.1000"}
 ASYNCHRONOUS = {
