@@ -165,6 +165,16 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     unowned(unsafe) let this = self
     calls.isLive = { this.isLiveNow($0) }
     calls.cancel = { this.cancelNow($0) }
+    calls.startRun = { key, isFinite, replacing in
+      this.withCore { $0.start(key, isFinite: isFinite, replacing: replacing) }
+    }
+    calls.attach = { task, run in this.withCore { $0.runs.attach(task, to: run) } }
+    // Called from a run's task, which may outlive the store.
+    calls.finishRun = { [weak self] run in
+      self?.withCore { core in
+        core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
+      }.resumeAll()
+    }
   }
 
   deinit {
@@ -436,6 +446,17 @@ final class StoreCalls<Action: Sendable>: @unchecked Sendable {
   // is wrapped again to be called (an allocation per call).
   @usableFromInline var isLive: @Sendable (Run<AnyWorkID>) -> Bool = { _ in false }
   @usableFromInline var cancel: @Sendable (RunKey<AnyWorkID>) -> Void = { _ in }
+  /// Files a new run (or returns `nil` once stopped): the run, and the one it supersedes.
+  @usableFromInline var startRun:
+    @Sendable (RunKey<AnyWorkID>?, _ isFinite: Bool, _ replacing: Bool) -> (
+      run: Run<AnyWorkID>, superseded: Task<Void, Never>?
+    )? = { _, _, _ in nil }
+  /// Gives a filed run its task; `false` if the run was cancelled meanwhile.
+  @usableFromInline var attach: @Sendable (Task<Void, Never>, Run<AnyWorkID>) -> Bool = { _, _ in
+    false
+  }
+  /// Notes that a run's operation returned.
+  @usableFromInline var finishRun: @Sendable (Run<AnyWorkID>) -> Void = { _ in }
 
   @inlinable init() {}
 }

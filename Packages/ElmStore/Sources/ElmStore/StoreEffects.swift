@@ -48,10 +48,10 @@ extension StoreRuntime: EffectHost {
     // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
     guard gate.enter() else { return }
     defer { gate.leave() }
-    guard
-      let (run, superseded) = withCore({
-        $0.start(key, isFinite: lifetime == .finite, replacing: !keepsRunning)
-      })
+    // The core is reached through `calls` (see `isLive`); the task is made here, where the
+    // operation is (passed on to a function made for the store's types, it would be wrapped).
+    let calls = self.calls
+    guard let (run, superseded) = calls.startRun(key, lifetime == .finite, !keepsRunning)
     else { return }
     superseded?.cancel()
     if monitor != nil {
@@ -60,7 +60,7 @@ extension StoreRuntime: EffectHost {
     let send = Send(
       host: self, deliver: calls.deliver, origin: run, gate: gate, executor: executor)
     let (workGate, executor) = (gate, executor)
-    let task = startEffectTask(on: executor) { [weak self] in
+    let task = startEffectTask(on: executor) {
       do {
         // The store's gate is the run's: `WhileRunning` work never begins after stop (R6).
         try await workGate.scoping(executor: executor) { try await operation(send) }
@@ -68,13 +68,9 @@ extension StoreRuntime: EffectHost {
       } catch {
         if let handler { handler(error, send) } else { reportUnhandled(error) }
       }
-      guard let self else { return }
-      let waiters = self.withCore { core in
-        core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
-      }
-      waiters.resumeAll()
+      calls.finishRun(run)
     }
-    if !withCore({ $0.runs.attach(task, to: run) }) { task.cancel() }
+    if !calls.attach(task, run) { task.cancel() }
   }
 
   @usableFromInline

@@ -33,3 +33,58 @@ final class ChildRuns<Child: Hashable & Sendable>: Sendable {
     ledger.withLock { $0.removed(from: list) }
   }
 }
+
+/// The runs of the presentation a presented child's lift shows now: at most one child at a
+/// time, so one table of runs, emptied when the presentation ends (no ledger of children).
+///
+/// A run that a presentation begins after it ended (through a dispatch an effect kept) is not
+/// filed: nothing is presented under its number any more.
+@usableFromInline
+final class PresentationRuns: Sendable {
+  @usableFromInline struct Filed: Sendable {
+    /// The presentation whose runs are filed, and whether it has ended.
+    @usableFromInline var number = 0
+    @usableFromInline var hasEnded = false
+    /// Its runs, with how many of each have not returned (one that replaced another begins
+    /// before the replaced one returns).
+    @usableFromInline var runs: [RunKey<AnyWorkID>: Int] = [:]
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline let filed = Lock(Filed())
+
+  @inlinable init() {}
+
+  /// What the scoped host of presentation `number` calls as its runs start (`true`) and
+  /// return (`false`).
+  @inlinable func recorder(for number: Int) -> @Sendable (RunKey<AnyWorkID>, Bool) -> Void {
+    { [weak self] key, isStarting in
+      self?.filed.withLock { filed in
+        if number > filed.number {
+          filed.number = number
+          filed.hasEnded = false
+          filed.runs.removeAll(keepingCapacity: true)
+        }
+        guard number == filed.number, !filed.hasEnded else { return }
+        if isStarting {
+          filed.runs[key, default: 0] += 1
+        } else if let count = filed.runs[key] {
+          filed.runs[key] = count > 1 ? count - 1 : nil
+        }
+      }
+    }
+  }
+
+  /// Ends presentation `number`: its runs, to cancel.
+  @inlinable func forget(_ number: Int) -> [RunKey<AnyWorkID>] {
+    filed.withLock { filed in
+      if number > filed.number { filed.number = number }
+      guard filed.number == number else { return [] }
+      filed.hasEnded = true
+      guard !filed.runs.isEmpty else { return [] }
+      defer { filed.runs.removeAll(keepingCapacity: true) }
+      return Array(filed.runs.keys)
+    }
+  }
+}

@@ -15,12 +15,14 @@ public func lift<ParentState, ParentAction: Sendable, ChildState, ChildAction: S
   ifLet path: WritableKeyPath<ParentState, ChildState?> & Sendable,
   action: ActionPath<ParentAction, ChildAction>
 ) -> Update<ParentState, ParentAction> {
-  { state, parentAction in
-    guard let childAction = action.extract(parentAction), state[keyPath: path] != nil else {
-      return
+  let field = WritableField(path)
+  return { state, parentAction in
+    guard let childAction = action.extract(parentAction) else { return }
+    // Looked at and changed in place, so the child is not copied to check it is there, nor
+    // while it changes.
+    field.modify(&state) { child in
+      if child != nil { update(&child!, childAction) }
     }
-    // Changed in place, so the child is not copied while it changes.
-    update(&state[keyPath: path]!, childAction)
   }
 }
 
@@ -61,24 +63,29 @@ extension Effect {
     let slot = AnyWorkID(path)
     // The presentation shown when the last action was handled, numbered in order, and its runs.
     let shown = Lock<(child: State?, number: Int)>((nil, 0))
-    let runs = ChildRuns<Int>()
+    let runs = PresentationRuns()
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
-      let child = field(state)
-      let (number, ended) = shown.withLock { shown -> (Int, Int?) in
-        switch (shown.child, child) {
-        case (nil, nil): return (shown.number, nil)
-        case (let old?, let new?) where isSame(old, new):
-          shown.child = new
-          return (shown.number, nil)
-        case (let old, let new):
-          let ended = old == nil ? nil : shown.number
-          shown.child = new
-          if new != nil { shown.number += 1 }
-          return (shown.number, ended)
+      // Looked at where it is stored: an action that leaves the presentation as it was copies
+      // no child (one kept for the comparison is replaced only by another presentation).
+      let (number, ended) = field.withAddress(in: state) { child in
+        shown.withLock { shown -> (Int, Int?) in
+          // Compared where each is kept (a tuple of the two would copy both).
+          let isShown = shown.child != nil
+          if let new = child.pointee {
+            if let old = shown.child, isSame(old, new) { return (shown.number, nil) }
+            shown.child = new
+            shown.number += 1
+            return (shown.number, isShown ? shown.number - 1 : nil)
+          }
+          guard isShown else { return (shown.number, nil) }
+          shown.child = nil
+          return (shown.number, shown.number)
         }
       }
       if let ended { dispatch.cancel(keys: runs.forget(ended)) }
-      guard let child, let childAction = action.extract(parentAction) else { return }
+      guard let childAction = action.extract(parentAction), let child = field(state) else {
+        return
+      }
       body(
         child, childAction,
         dispatch.scoped(
