@@ -61,28 +61,14 @@ extension Effect {
     guard let body else { return .none }
     let field = FieldReader(path)
     let slot = AnyWorkID(path)
-    // The presentation shown when the last action was handled, numbered in order, and its runs.
-    let shown = Lock<(child: State?, number: Int)>((nil, 0))
-    let runs = PresentationRuns()
+    let shown = Lock(ShownPresentation<State>())
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       // Looked at where it is stored: an action that leaves the presentation as it was copies
-      // no child (one kept for the comparison is replaced only by another presentation).
+      // no child.
       let (number, ended) = field.withAddress(in: state) { child in
-        shown.withLock { shown -> (Int, Int?) in
-          // Compared where each is kept (a tuple of the two would copy both).
-          let isShown = shown.child != nil
-          if let new = child.pointee {
-            if let old = shown.child, isSame(old, new) { return (shown.number, nil) }
-            shown.child = new
-            shown.number += 1
-            return (shown.number, isShown ? shown.number - 1 : nil)
-          }
-          guard isShown else { return (shown.number, nil) }
-          shown.child = nil
-          return (shown.number, shown.number)
-        }
+        shown.withLock { $0.look(at: child, isSame: isSame) }
       }
-      if let ended { dispatch.cancel(keys: runs.forget(ended)) }
+      if !ended.isEmpty { dispatch.cancel(keys: ended) }
       guard let childAction = action.extract(parentAction), let child = field(state) else {
         return
       }
@@ -91,7 +77,55 @@ extension Effect {
         dispatch.scoped(
           AnyWorkID(PresentationNamespace(slot: slot, number: number)), embed: action.embed,
           project: { ($0 as? ParentState).flatMap { field($0).map { $0 as Any } } },
-          record: runs.recorder(for: number)))
+          record: { key, isStarting in
+            shown.withLock { $0.note(key, isStarting: isStarting, in: number) }
+          }))
+    }
+  }
+}
+
+/// What a presented child's lift keeps between actions, under one lock: the presentation shown
+/// when it last looked (its first child, for its identity), numbered in order, and that
+/// presentation's runs with how many of each have not returned (one that replaced another
+/// begins before the replaced one returns).
+@usableFromInline
+struct ShownPresentation<Child> {
+  @usableFromInline var child: Child?
+  @usableFromInline var number = 0
+  @usableFromInline var runs: [RunKey<AnyWorkID>: Int] = [:]
+
+  @inlinable init() {}
+
+  /// Takes in the child the state holds now: the number of its presentation, and the runs of
+  /// the presentation that ended (dismissed or replaced), to cancel.
+  @inlinable
+  mutating func look(
+    at new: UnsafePointer<Child?>, isSame: (Child, Child) -> Bool
+  ) -> (number: Int, ended: [RunKey<AnyWorkID>]) {
+    // Compared where each is kept (a tuple of the two would copy both).
+    let wasShown = child != nil
+    if let new = new.pointee {
+      if let old = child, isSame(old, new) { return (number, []) }
+      child = new
+      number += 1
+    } else {
+      guard wasShown else { return (number, []) }
+      child = nil
+    }
+    guard wasShown, !runs.isEmpty else { return (number, []) }
+    defer { runs.removeAll(keepingCapacity: true) }
+    return (number, Array(runs.keys))
+  }
+
+  /// Notes that a run of presentation `presentation` started (`isStarting`) or returned. A run
+  /// begun after its presentation ended (through a dispatch an effect kept) is not filed.
+  @inlinable
+  mutating func note(_ key: RunKey<AnyWorkID>, isStarting: Bool, in presentation: Int) {
+    guard presentation == number, child != nil else { return }
+    if isStarting {
+      runs[key, default: 0] += 1
+    } else if let count = runs[key] {
+      runs[key] = count > 1 ? count - 1 : nil
     }
   }
 }
