@@ -50,7 +50,8 @@ for rows in (100, 1_000, 10_000, 100_000):
     OPERATIONS[f"todos.load.{rows}"] = max(2, min(20, 2_000 // rows))
 # The navigation workloads (Sources/Workloads/NavigationWorkloads.swift). pop-to-root prepares
 # one stack of 1,000 loading screens per 1,000 operations: its base run prepares as many and runs
-# none (`arch measure --prepare-only`), so only the pops are counted.
+# none (`arch measure --prepare-only`, which exits with the stacks still held), so a screen's count
+# is all its removal costs: the pop, the cancelled load's end, and the runtime's end after it.
 OPERATIONS.update({
     "contacts.push-pop.10": 1_000, "contacts.push-pop.10000": 2_000,
     "contacts.push-pop.observed.10": 50, "contacts.push-pop.observed.1000": 50,

@@ -258,7 +258,10 @@ struct MeasureCommand {
     }
     if prepareOnly {
       print("\(workload.name) \(contestant.name) prepared operations=\(operations)")
-      return 0
+      // Ends the process with the prepared work still held: released here, the runtimes
+      // would tear down on other threads, as much of it as the scheduler allowed before the
+      // exit, and a count of the preparation would change from run to run.
+      withExtendedLifetime(trial) { exit(0) }
     }
     await measuredRegion(trial)
     let outcome = try await trial.finish()
