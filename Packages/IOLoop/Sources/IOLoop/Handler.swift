@@ -288,7 +288,7 @@ struct IORoute<IO: IOType>: Sendable {
   /// many children at once costs (a stack popped to its root). `children` is called only if
   /// some work of this IO type is running.
   @usableFromInline
-  func cancelWork(ofChildren children: () -> Set<AnyWorkID>) {
+  func cancelWork(ofChildren children: () -> [AnyWorkID]) {
     host?.cancelRuns(slot: slot, base: scope, children: children)
   }
 

@@ -591,7 +591,7 @@ where
   }
 
   @usableFromInline
-  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>) {
+  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> [AnyWorkID]) {
     entries.cancelRuns(self, slot, base, children)
   }
 
@@ -630,7 +630,7 @@ where
 
   /// Cancels the work in `slot` filed in the scope of each of `children` under `base`.
   @inlinable
-  func cancel(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>) {
+  func cancel(slot: Int, base: [AnyWorkID], children: () -> [AnyWorkID]) {
     let (tasks, waiters) = core.withLock { core in
       (core.removeAll(slot: slot, base: base, children: children), core.takeWaiters())
     }
@@ -687,7 +687,7 @@ struct HostEntries: Sendable {
   @usableFromInline let cancelRun: @Sendable (AnyObject, Int, AnyWorkID) -> Void
   @usableFromInline let cancelAllRuns: @Sendable (AnyObject, Int) -> Void
   @usableFromInline let cancelRuns:
-    @Sendable (AnyObject, Int, [AnyWorkID], () -> Set<AnyWorkID>) -> Void
+    @Sendable (AnyObject, Int, [AnyWorkID], () -> [AnyWorkID]) -> Void
   @usableFromInline let cancelChildRuns:
     @Sendable (AnyObject, Int, [AnyWorkID], () -> AnyWorkID) -> Void
 
@@ -700,7 +700,7 @@ struct HostEntries: Sendable {
       ) -> Void,
     cancelRun: @escaping @Sendable (AnyObject, Int, AnyWorkID) -> Void,
     cancelAllRuns: @escaping @Sendable (AnyObject, Int) -> Void,
-    cancelRuns: @escaping @Sendable (AnyObject, Int, [AnyWorkID], () -> Set<AnyWorkID>) -> Void,
+    cancelRuns: @escaping @Sendable (AnyObject, Int, [AnyWorkID], () -> [AnyWorkID]) -> Void,
     cancelChildRuns: @escaping @Sendable (AnyObject, Int, [AnyWorkID], () -> AnyWorkID) -> Void
   ) {
     self.receive = receive

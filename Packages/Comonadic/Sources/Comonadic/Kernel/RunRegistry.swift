@@ -286,8 +286,13 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// when none is going. The caller drops what the run queued.
   @inlinable
   package mutating func remove(_ key: RunKey<ID>) -> Removed? {
-    guard let token = tokens[key] else { return nil }
-    return take(token)
+    // Found and taken out by its index: the key is hashed once, not again to remove it.
+    guard let index = tokens.index(forKey: key) else { return nil }
+    let token = tokens.values[index]
+    tokens.remove(at: index)
+    guard let entry = entries.removeValue(forKey: token) else { return nil }
+    if entry.isFinite { finiteCount -= 1 }
+    return (Run(token: token), entry.task)
   }
 
   /// Takes run `token` out of both tables.

@@ -200,7 +200,7 @@ where
       return route.cancelAll(ofChild: { AnyWorkID(id) })
     }
     route.cancelWork(ofChildren: {
-      Set(removed.compactMap { if case .removed(let id) = $0 { AnyWorkID(id) } else { nil } })
+      removed.compactMap { if case .removed(let id) = $0 { AnyWorkID(id) } else { nil } }
     })
   }
 

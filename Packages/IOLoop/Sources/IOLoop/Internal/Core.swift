@@ -11,7 +11,7 @@ protocol IOHost: AnyObject, Sendable {
   func cancelRuns(slot: Int)
   /// Cancels the runs of `slot` filed in the scope of each child `children` names under
   /// `base`, or within it; `children` is called only if some scoped work is running.
-  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>)
+  func cancelRuns(slot: Int, base: [AnyWorkID], children: () -> [AnyWorkID])
   /// Cancels the runs of `slot` filed in the scope of `child` under `base`, or within it;
   /// `child` is made only if some scoped work is running.
   func cancelRuns(slot: Int, base: [AnyWorkID], child: () -> AnyWorkID)
@@ -55,7 +55,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// The keys of the scoped work (a nested program's, a list child's) by IO type and by every
   /// prefix of its scope: what a removed child owns is found in one lookup, so removing it costs
   /// what it owns, not what every child of its list runs (SPEC R13).
-  @usableFromInline var scopedRuns: [ScopePrefix: Set<RunKey<OwnedWorkID>>] = [:]
+  @usableFromInline var scopedRuns: [ScopePrefix: ScopedKeys] = [:]
   @usableFromInline var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
   @usableFromInline var endWaiters = Waiters()
@@ -144,7 +144,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// child and what those children own.
   @inlinable
   mutating func removeAll(
-    slot: Int, base: [AnyWorkID], children: () -> Set<AnyWorkID>
+    slot: Int, base: [AnyWorkID], children: () -> [AnyWorkID]
   ) -> [Task<Void, Never>] {
     guard !scopedRuns.isEmpty else { return [] }
     var tasks: [Task<Void, Never>] = []
@@ -169,13 +169,26 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     return tasks
   }
 
-  /// Removes the runs filed in `scope` or within it; appends their tasks to `tasks`.
+  /// Removes the runs filed in `scope` or within it; appends their tasks to `tasks`. The
+  /// scope's own entry goes at once; each run leaves only the other prefixes it is filed under.
   @inlinable
   mutating func removeAll(in scope: ScopePrefix, into tasks: inout [Task<Void, Never>]) {
-    guard let keys = scopedRuns[scope] else { return }
-    for key in keys {
-      if let task = remove(key) { tasks.append(task) }
+    guard let keys = scopedRuns.removeValue(forKey: scope) else { return }
+    if let key = keys.first { remove(key, skipping: scope.headLength, into: &tasks) }
+    for key in keys.others { remove(key, skipping: scope.headLength, into: &tasks) }
+  }
+
+  /// Removes the scoped run under `key` from the runs and from every prefix of its scope but
+  /// the one of length `skipped`; appends its task to `tasks`.
+  @inlinable
+  mutating func remove(
+    _ key: RunKey<OwnedWorkID>, skipping skipped: Int, into tasks: inout [Task<Void, Never>]
+  ) {
+    guard let removed = runs.remove(key) else { return }
+    if case .id(let owned) = key, let filed = ScopedWorkID.scope(of: key) {
+      unindex(key, slot: owned.owner, scope: filed, skipping: skipped)
     }
+    if let task = queue.drop(removed) { tasks.append(task) }
   }
 
   /// Files `key` under every prefix of `scope`.
@@ -184,19 +197,22 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     for length in scope.indices {
       scopedRuns[
         ScopePrefix(slot: slot, head: scope, headLength: length, last: scope[length]),
-        default: []
+        default: ScopedKeys()
       ].insert(key)
     }
   }
 
-  /// Takes `key` out of every prefix of `scope`.
+  /// Takes `key` out of every prefix of `scope` but the one of length `skipped` (taken out
+  /// already), in place: one lookup of each prefix.
   @inlinable
-  mutating func unindex(_ key: RunKey<OwnedWorkID>, slot: Int, scope: [AnyWorkID]) {
-    for length in scope.indices {
+  mutating func unindex(
+    _ key: RunKey<OwnedWorkID>, slot: Int, scope: [AnyWorkID], skipping skipped: Int = -1
+  ) {
+    for length in scope.indices where length != skipped {
       let prefix = ScopePrefix(slot: slot, head: scope, headLength: length, last: scope[length])
-      guard var keys = scopedRuns.removeValue(forKey: prefix) else { continue }
-      keys.remove(key)
-      if !keys.isEmpty { scopedRuns[prefix] = keys }
+      guard let index = scopedRuns.index(forKey: prefix) else { continue }
+      scopedRuns.values[index].remove(key)
+      if scopedRuns.values[index].isEmpty { scopedRuns.remove(at: index) }
     }
   }
 
@@ -226,4 +242,31 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
     return shutdown
   }
 
+}
+
+/// The runs filed under one prefix of a scope. Most prefixes hold one (a screen's load, a
+/// form's `create`): it is kept inline, and a set is made only for a second.
+@usableFromInline
+struct ScopedKeys {
+  /// A run, if any; never one of `others`.
+  @usableFromInline var first: RunKey<OwnedWorkID>?
+  @usableFromInline var others: Set<RunKey<OwnedWorkID>> = []
+
+  @inlinable init() {}
+
+  @inlinable var isEmpty: Bool { first == nil && others.isEmpty }
+
+  @inlinable
+  mutating func insert(_ key: RunKey<OwnedWorkID>) {
+    if let first {
+      if first != key { others.insert(key) }
+    } else if !others.contains(key) {
+      first = key
+    }
+  }
+
+  @inlinable
+  mutating func remove(_ key: RunKey<OwnedWorkID>) {
+    if first == key { first = nil } else { others.remove(key) }
+  }
 }
