@@ -20,11 +20,12 @@ declare -A message=(
   [mue-dismissal]="effects ended with a dismissed child differ"
   [io-loop]="step 1 (1):"
   [layer-core]="state differs: (− expected, + actual)"
+  [layer-core-dismissal]="dismissing the child at"
   [comonadic]="State after 1 differs from the expected state"
   [comonadic-dismissal]="Work cancelled with the children false dismissed differs"
   [kit]="probe · counter · c1.increment \\[R1\\]"
 )
-for tool in elm-store elm-store-dismissal mue mue-dismissal io-loop layer-core comonadic comonadic-dismissal kit; do
+for tool in elm-store elm-store-dismissal mue mue-dismissal io-loop layer-core layer-core-dismissal comonadic comonadic-dismissal kit; do
   line=$(grep -n "// PROBE $tool\$" "$source_file" | cut -d: -f1)
   if [ "$(grep -c -- "${message[$tool]}" "$out")" -lt 2 ]; then
     echo "$tool: the message '${message[$tool]}' is not reported under both frameworks"
@@ -35,8 +36,8 @@ for tool in elm-store elm-store-dismissal mue mue-dismissal io-loop layer-core c
   printf '%-20s line %-3s XCTest failures: %s, Swift Testing issues: %s\n' "$tool" "$line" "$xctest" "$swifttesting"
   if [ "$xctest" -lt 1 ] || [ "$swifttesting" -lt 1 ]; then failed=1; fi
 done
-grep -q "Executed 9 tests, with [1-9][0-9]* failures" "$out" || { echo "XCTest: not every case failed"; failed=1; }
-grep -q "✘ Test run with 9 tests" "$out" || { echo "Swift Testing: not every test failed"; failed=1; }
+grep -q "Executed 10 tests, with [1-9][0-9]* failures" "$out" || { echo "XCTest: not every case failed"; failed=1; }
+grep -q "✘ Test run with 10 tests" "$out" || { echo "Swift Testing: not every test failed"; failed=1; }
 if [ "$failed" -ne 0 ]; then cat "$out"; exit 1; fi
 grep -E "XCTestProbe.testElmStore : failed|differs from the expected state" "$out" | head -2
 echo "every tool failed its wrong assertion under XCTest and Swift Testing, at the caller's line"

@@ -123,4 +123,40 @@ import Testing
     #expect(screen.view == WeatherView(query: ""))
     #expect(recorder.drain().contains(.cancelled(.search("Rome"))))
   }
+
+  @Test func contactsDismissalEndsTheChildsWorkWithoutTheAppCancellingIt() async {
+    let recorder = CallRecorder()
+    let service = FakeContactsService(recorder: recorder, holdsCalls: true)
+    let ann = Contact(id: 1, name: "Ann")
+    let screen = Screen<LayerContacts.ScreenModel, LayerContacts.UIEvent>(
+      placeholder: LayerContacts.model(LayerContacts.AppState(contacts: [ann], launchPath: [])))
+    let harness = CoreHarness(
+      LayerContacts.App(
+        screen: screen, screens: LayerContactScreens(),
+        environment: ContactsEnvironment(service: service, contacts: [ann])))
+    await harness.start()
+
+    // The sheet (layer 2, its first presentation): a save in flight, then the form cancelled.
+    await harness.send(.ui(.intent(.addTapped)), .ui(.intent(.form(.nameChanged("Bo")))))
+    await harness.send(.ui(.intent(.form(.save))))
+    var named = LayerAddForm.State(id: 1)
+    named.name = "Bo"
+    var saving = named
+    saving.isSaving = true
+    saving.create = Request(id: 1, "Bo")
+    harness.expect(layer: 2, child: 1, received: [LayerAddForm.State(id: 1), named, saving])
+    await harness.send(.ui(.intent(.form(.cancel))), dismissing: \.form)
+    #expect(harness.endedByLastDismissal == ["layer 2 · 1 › work without an id"])
+    #expect(recorder.drain() == [.create("Bo"), .cancelled(.create("Bo"))])
+
+    // The stack (layer 3, one machine per screen): a screen loading, then popped.
+    await harness.send(.ui(.intent(.open(contactID: 1))))
+    harness.expect(
+      layer: 3, child: 1, received: [LayerContactScreen.State(arriving: ann, request: 2)])
+    await harness.send(.ui(.intent(.back)), dismissing: \.stack[id: 1])
+    #expect(harness.endedByLastDismissal == ["layer 3 · 1 › work without an id"])
+    #expect(recorder.drain() == [.details(1), .cancelled(.details(1))])
+    harness.expect(layer: 3, child: 1, emitted: [LayerContactScreen.Answer]())
+    harness.stop()
+  }
 }

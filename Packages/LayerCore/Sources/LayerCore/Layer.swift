@@ -372,6 +372,9 @@ struct LayerWiring<GlobalEvent> {
   @usableFromInline let ids: MachineIDs
   /// Sees every input the layer's machine gets, for a ``FlowMonitor``.
   @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
+  /// Sees what happens to each child of the layer (a presentation, a row), for a
+  /// ``FlowMonitor``.
+  @usableFromInline let children: ChildTap?
   /// The flow's state now (`nil` before the first), type-erased: inside a mounted core, the
   /// child's state in the parent's.
   @usableFromInline let readState: @Sendable () -> Any?
@@ -379,13 +382,14 @@ struct LayerWiring<GlobalEvent> {
   @inlinable
   init(
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void, host: WeakHost,
-    ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
+    ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?, children: ChildTap? = nil,
     readState: @escaping @Sendable () -> Any?
   ) {
     self.receive = receive
     self.host = host
     self.ids = ids
     self.tap = tap
+    self.children = children
     self.readState = readState
   }
 

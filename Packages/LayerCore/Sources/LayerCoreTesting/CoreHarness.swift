@@ -30,12 +30,31 @@ public final class CoreHarness<C: Core>: Sendable {
     /// Per layer, in layer order: the events it emitted during this step (until the next
     /// event is reduced).
     public var emitted: [[C.Event]]
+    /// What happened to the children of the layers that have them (a presented layer's
+    /// presentations, a `forEach` layer's rows) during this step, for each child that was
+    /// presented, got an input, emitted or was dismissed.
+    public var children: [LayerChild: ChildStep] = [:]
+    /// The state before the event (the last one set, `nil` before any).
+    var before: C.State? = nil
+  }
+
+  /// What happened to one child of a layer during one step.
+  public struct ChildStep: Sendable {
+    /// Whether the child's machine was made in this step.
+    public var presented = false
+    /// The inputs its machine got.
+    public var received: [any Sendable] = []
+    /// What its machine sent, in the child's own output type (before the layer made events
+    /// of it).
+    public var emitted: [any Sendable] = []
+    /// Whether the child was dismissed in this step: its machine dropped, its work cancelled.
+    public var dismissed = false
   }
 
   /// The flow under test.
   public let flow: Flow<Recording<C>>
   private let executor: TestExecutor
-  private let record: Record
+  let record: Record
   private let layerCount: Int
   /// Where each layer comes from, when it is a mounted child's.
   private let mounts: [LayerMount?]
@@ -46,15 +65,27 @@ public final class CoreHarness<C: Core>: Sendable {
     let layers = core.layers
     let layerCount = layers.count
     mounts = layers.map(\.mount)
-    let record = Record(layers: layerCount)
+    let record = Record(layers: layerCount, state: core.initialState)
     self.executor = executor
     self.record = record
     self.layerCount = layerCount
+    let children = ChildMonitor(
+      presented: { layer, id, machines in
+        record.child(LayerChild(layer: layer, id: id), presented: machines)
+      },
+      received: { layer, id, input in
+        record.child(LayerChild(layer: layer, id: id), received: input)
+      },
+      emitted: { layer, id, output in
+        record.child(LayerChild(layer: layer, id: id), emitted: output)
+      },
+      dismissed: { layer, id in record.dismissed(LayerChild(layer: layer, id: id)) })
     flow = Flow(
       core: Recording(core: core, record: record), executor: executor,
       monitor: FlowMonitor(
         received: { layer, input in record.received(input, by: layer) },
-        emitted: { layer, event in record.emitted(event, by: layer) }))
+        emitted: { layer, event in record.emitted(event, by: layer) }, children: children,
+        started: { run, machine, id in record.started(run: run, machine: machine, id: id) }))
   }
 
   deinit {
@@ -125,20 +156,23 @@ public final class CoreHarness<C: Core>: Sendable {
   ) {
     let sourceLocation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard checkIndex(layer, sourceLocation) else { return }
-    let received = record.takeReceived(by: layer)
+    let failure = difference(
+      of: record.takeReceived(by: layer), from: expected, receivedBy: "layer \(layer)")
+    report(failure.map { [$0] } ?? [], sourceLocation)
+  }
+
+  /// What differs between the inputs `receiver` received and `expected`, if anything.
+  func difference<Input: Equatable & Sendable>(
+    of received: [any Sendable], from expected: [Input], receivedBy receiver: String
+  ) -> String? {
     let typed = received.compactMap { $0 as? Input }
     guard typed.count == received.count else {
       let types = Set(received.map { "\(type(of: $0))" }).sorted().joined(separator: ", ")
-      return report(
-        ["layer \(layer) receives \(types), not \(Input.self): received \(list(received))"],
-        sourceLocation)
+      return "\(receiver) receives \(types), not \(Input.self): received \(list(received))"
     }
-    guard typed != expected else { return }
-    report(
-      [
-        "layer \(layer) received differently: (− expected, + actual)\n"
-          + lineDiff(expected: expected, actual: typed)
-      ], sourceLocation)
+    guard typed != expected else { return nil }
+    return "\(receiver) received differently: (− expected, + actual)\n"
+      + lineDiff(expected: expected, actual: typed)
   }
 
   /// Checks the inputs that layer `layer` of the child core mounted at `child` received since
@@ -209,7 +243,7 @@ public final class CoreHarness<C: Core>: Sendable {
     return false
   }
 
-  private func report(_ failures: [String], _ sourceLocation: CallSite) {
+  func report(_ failures: [String], _ sourceLocation: CallSite) {
     guard !failures.isEmpty else { return }
     reportFailure(failures.joined(separator: "\n"), at: sourceLocation)
   }
@@ -221,12 +255,36 @@ public final class CoreHarness<C: Core>: Sendable {
       var checkedEvents = 1
       var checkedReceived: [Int]
       var checkedEmitted: [Int]
+      /// Every child seen, with what was checked of it.
+      var children: [LayerChild: ChildRecord] = [:]
+      /// The work machines started, in order.
+      var work: [Work] = []
+      var lastState: C.State?
+      var endedByLastDismissal: [String] = []
+    }
+
+    /// One child's whole history and how far it was checked.
+    struct ChildRecord {
+      var machines: ClosedRange<Int>?
+      var isPresented = true
+      var received: [any Sendable] = []
+      var emitted: [any Sendable] = []
+      var checkedReceived = 0
+      var checkedEmitted = 0
+    }
+
+    /// Work a machine started: in which step, its run and what it is called.
+    struct Work {
+      var step: Int
+      var run: Int
+      var machine: Int
+      var id: String?
     }
 
     private let state: Lock<State>
     private let layers: Int
 
-    init(layers: Int) {
+    init(layers: Int, state initial: C.State?) {
       self.layers = layers
       let start = Step(
         event: nil, state: nil, received: Array(repeating: [], count: layers),
@@ -234,7 +292,7 @@ public final class CoreHarness<C: Core>: Sendable {
       state = Lock(
         State(
           steps: [start], checkedReceived: Array(repeating: 0, count: layers),
-          checkedEmitted: Array(repeating: 0, count: layers)))
+          checkedEmitted: Array(repeating: 0, count: layers), lastState: initial))
     }
 
     var steps: [Step] { state.withLock { $0.steps } }
@@ -245,7 +303,76 @@ public final class CoreHarness<C: Core>: Sendable {
         $0.steps.append(
           Step(
             event: event, state: result, received: Array(repeating: [], count: layers),
-            emitted: Array(repeating: [], count: layers)))
+            emitted: Array(repeating: [], count: layers), before: $0.lastState))
+        if let result { $0.lastState = result }
+      }
+    }
+
+    func child(_ child: LayerChild, presented machines: ClosedRange<Int>?) {
+      state.withLock {
+        // A row id used again continues its history.
+        $0.children[child, default: ChildRecord(machines: nil)].machines = machines
+        $0.children[child]?.isPresented = true
+        $0.steps[$0.steps.count - 1].children[child, default: ChildStep()].presented = true
+      }
+    }
+
+    func child(_ child: LayerChild, received input: any Sendable) {
+      state.withLock {
+        $0.steps[$0.steps.count - 1].children[child, default: ChildStep()].received.append(input)
+        $0.children[child, default: ChildRecord(machines: nil)].received.append(input)
+      }
+    }
+
+    func child(_ child: LayerChild, emitted output: any Sendable) {
+      state.withLock {
+        $0.steps[$0.steps.count - 1].children[child, default: ChildStep()].emitted.append(output)
+        $0.children[child, default: ChildRecord(machines: nil)].emitted.append(output)
+      }
+    }
+
+    func dismissed(_ child: LayerChild) {
+      state.withLock {
+        $0.children[child]?.isPresented = false
+        $0.steps[$0.steps.count - 1].children[child, default: ChildStep()].dismissed = true
+      }
+    }
+
+    func started(run: Int, machine: Int, id: AnyWorkID?) {
+      state.withLock {
+        $0.work.append(
+          Work(step: $0.steps.count - 1, run: run, machine: machine, id: id?.description))
+      }
+    }
+
+    /// The child whose machines include `machine`, if any.
+    func owner(of machine: Int) -> (LayerChild, ChildRecord)? {
+      state.withLock { state in
+        state.children.first { $0.value.machines?.contains(machine) ?? false }
+          .map { ($0.key, $0.value) }
+      }
+    }
+
+    var work: [Work] { state.withLock { $0.work } }
+
+    var endedByLastDismissal: [String] {
+      get { state.withLock { $0.endedByLastDismissal } }
+      set { state.withLock { $0.endedByLastDismissal = newValue } }
+    }
+
+    func takeReceived(by child: LayerChild) -> [any Sendable]? {
+      state.withLock { state in
+        guard let record = state.children[child] else { return nil }
+        state.children[child]?.checkedReceived = record.received.count
+        return Array(record.received[record.checkedReceived...])
+      }
+    }
+
+    func takeEmitted(by child: LayerChild) -> [any Sendable]? {
+      state.withLock { state in
+        guard let record = state.children[child] else { return nil }
+        state.children[child]?.checkedEmitted = record.emitted.count
+        return Array(record.emitted[record.checkedEmitted...])
       }
     }
 

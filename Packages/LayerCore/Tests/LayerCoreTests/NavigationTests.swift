@@ -148,4 +148,122 @@ enum Nav {
     #expect(log.all == ["screen 7"])
     harness.stop()
   }
+
+  @Test func aChildsInputsAndOutputsAreCheckedUnderItsOwnName() async {
+    let (gate, log) = (Gate(), Recorder<String>())
+    let harness = CoreHarness(Nav.App(gate: gate, log: log))
+    await harness.start()
+    await harness.send(.present)
+    harness.expect(layer: 0, child: 1, received: [Nav.Sheet(id: 1)])
+    #expect(harness.steps.last?.children[LayerChild(layer: 0, 1)]?.presented == true)
+    await harness.send(.push(7), .push(8))
+    harness.expect(layer: 1, child: 7, received: [7])
+    harness.expect(layer: 1, child: 8, received: [8])
+    await harness.send(.dismiss)
+    #expect(harness.steps.last?.children[LayerChild(layer: 0, 1)]?.dismissed == true)
+    await harness.send(.present)  // a new presentation: number 2
+    harness.expect(layer: 0, child: 2, received: [Nav.Sheet(id: 2)])
+    gate.open()
+    await harness.settle()
+    // The first presentation's work was cancelled with it: it sent nothing.
+    harness.expect(layer: 0, child: 1, emitted: [String]())
+    harness.expect(layer: 0, child: 2, emitted: ["sheet 2 save 0"])
+    harness.expect(layer: 1, child: 8, emitted: ["screen 8"])
+    harness.stop()
+  }
+
+  @Test func aWrongChildExpectationFailsWithTheDifference() async {
+    let (gate, log) = (Gate(), Recorder<String>())
+    let harness = CoreHarness(Nav.App(gate: gate, log: log))
+    await harness.start()
+    await harness.send(.push(7))
+    withKnownIssue {
+      harness.expect(layer: 1, child: 7, received: [8])
+    } matching: { issue in
+      let message = issue.comments.map(\.rawValue).joined()
+      return message.contains("layer 1 · 7 received differently") && message.contains("−   - 8")
+        && message.contains("+   - 7")
+    }
+    withKnownIssue {
+      harness.expect(layer: 1, child: 9, received: [9])
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("layer 1 · 9 was never presented")
+    }
+    harness.stop()
+  }
+
+  @Test func dismissingAPresentedOrStackedChildEndsItsWork() async {
+    let (gate, log) = (Gate(), Recorder<String>())
+    let harness = CoreHarness(Nav.App(gate: gate, log: log))
+    await harness.start()
+    await harness.send(.present, .save)
+    await harness.send(.dismiss, dismissing: \.sheet)
+    // Both of its runs (one per change it saw) ended with it.
+    #expect(
+      harness.endedByLastDismissal
+        == ["layer 0 · 1 › work without an id", "layer 0 · 1 › work without an id"])
+    await harness.send(.push(1), .push(2))
+    await harness.send(.pop, dismissing: \.stack[id: 2])
+    // The screen below keeps its load.
+    #expect(harness.endedByLastDismissal == ["layer 1 · 2 › work without an id"])
+    harness.stop()
+  }
+
+  @Test func aDismissalThatLeavesTheChildsWorkRunningFails() async {
+    let harness = CoreHarness(Leaky.App())
+    await harness.start()
+    await harness.send(.push(1), .push(2))
+    await withKnownIssue {
+      await harness.send(.pop, dismissing: \.[id: 2])
+    } matching: { issue in
+      let message = issue.comments.map(\.rawValue).joined()
+      return message.contains("dismissing the child at") && message.contains("left its work")
+        && message.contains("  load 2") && !message.contains("load 1")
+    }
+    await withKnownIssue {
+      await harness.send(.pop, dismissing: \.[id: 2])
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("nothing is presented at")
+    }
+    harness.stop()
+  }
+}
+
+/// A stack whose loads are started by one machine of the core's own, which never cancels a
+/// popped screen's load: what a dismissal check must catch.
+enum Leaky {
+  enum Event: Sendable, Equatable {
+    case push(Int)
+    case pop
+  }
+
+  struct App: Core {
+    var layers: [Layer<IdentifiedList<Int, Int>, Event>] {
+      [.consumer(~Loader(), mapper: { $0.ids })]
+    }
+
+    func reduce(state: inout IdentifiedList<Int, Int>?, event: Event) -> InPlaceReducerResult {
+      if state == nil { state = IdentifiedList() }
+      switch event {
+      case .push(let id): state!.append(id, id: id)
+      case .pop:
+        guard let top = state!.ids.last else { return .skip }
+        state!.remove(id: top)
+      }
+      return .set
+    }
+  }
+
+  /// Loads each screen it has not seen, under the screen's id; never cancels.
+  final class Loader: ChildMachine {
+    private let seen = Lock<Set<Int>>([])
+
+    func process(input ids: [Int]?, callback: Handler<Never>) {
+      for id in ids ?? [] where seen.withLock({ $0.insert(id).inserted }) {
+        callback.run(id: "load \(id)", lifetime: .untilCancelled) { _ in
+          for await _ in AsyncStream<Void>(Void.self, { _ in }) {}
+        }
+      }
+    }
+  }
 }

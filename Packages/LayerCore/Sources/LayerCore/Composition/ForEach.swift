@@ -41,7 +41,7 @@ extension Layer {
       let route = RowRoute(map: event, receive: wiring.receive)
       let rows = RowMachines<ID, Row, RowEvent>(
         machine: machine, sink: route.sink(for:), host: wiring.host, ids: wiring.ids,
-        tap: wiring.tap, changes: changes)
+        tap: wiring.tap, children: wiring.children, changes: changes)
       return LayerNode(deliver: { rows.follow(list($0)) }, start: {}, route: route)
     }
   }
@@ -97,6 +97,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   private let host: WeakHost
   private let ids: MachineIDs
   private let tap: (@Sendable (any Sendable) -> Void)?
+  private let children: ChildTap?
   private let changes: Changes
   /// What the layer saw of the list last. It keeps no copy of the list: a copy kept here would
   /// make the reducer's next change to the list copy its index and order (10,000 ids).
@@ -106,7 +107,8 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   init(
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
     sink: @escaping @Sendable (ID) -> Sink<RowEvent>, host: WeakHost, ids: MachineIDs,
-    tap: (@Sendable (any Sendable) -> Void)?, changes: @escaping Changes
+    tap: (@Sendable (any Sendable) -> Void)?, children: ChildTap?,
+    changes: @escaping Changes
   ) {
     self.changes = changes
     self.machine = machine
@@ -114,6 +116,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
     self.host = host
     self.ids = ids
     self.tap = tap
+    self.children = children
   }
 
   /// Makes, tells and drops the rows' machines after a new state.
@@ -121,6 +124,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
     changes(list, &cursor) { id, row in
       guard let row else { return remove(id) }
       tap?(row)
+      children?.received(AnyWorkID(id), row)
       if let entry = entries[id] {
         entry.node.process(row)
         return
@@ -135,17 +139,25 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   /// Wires row `id`'s machine.
   private func make(_ id: ID) -> Entry {
     let first = ids.peek + 1
-    let node = machine(id).build(Wiring(sink: sink(id), host: host, ids: ids))
+    guard let children else {
+      let node = machine(id).build(Wiring(sink: sink(id), host: host, ids: ids))
+      let last = ids.peek
+      return Entry(node: node, machines: first <= last ? first...last : nil)
+    }
+    let child = AnyWorkID(id)
+    let node = machine(id).build(
+      Wiring(sink: children.sink(sink(id), of: child, host: host), host: host, ids: ids))
     let last = ids.peek
-    return Entry(node: node, machines: first <= last ? first...last : nil)
+    let machines = first <= last ? first...last : nil
+    children.presented(child, machines)
+    return Entry(node: node, machines: machines)
   }
 
   /// Drops row `id`'s machine and cancels its work.
   private func remove(_ id: ID) {
-    guard let entry = entries.removeValue(forKey: id), let machines = entry.machines else {
-      return
-    }
-    host.host?.cancelRuns(machines: machines)
+    guard let entry = entries.removeValue(forKey: id) else { return }
+    if let machines = entry.machines { host.host?.cancelRuns(machines: machines) }
+    children?.dismissed(AnyWorkID(id))
   }
 }
 

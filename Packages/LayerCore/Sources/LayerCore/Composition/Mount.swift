@@ -71,7 +71,8 @@ extension Layer {
       let child = build(
         LayerWiring<GlobalEvent>(
           receive: { childEvent, run in receive(event(childEvent), run) },
-          host: wiring.host, ids: wiring.ids, tap: wiring.tap, readState: readState))
+          host: wiring.host, ids: wiring.ids, tap: wiring.tap, children: wiring.children,
+          readState: readState))
       guard let deliver = child.deliver else {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }

@@ -24,7 +24,7 @@ extension Layer {
       let route = EventRoute(map: event, receive: wiring.receive)
       let presented = PresentedMachine<Child, ChildEvent>(
         machine: machine, sink: route.sink, host: wiring.host, ids: wiring.ids, tap: wiring.tap,
-        isSame: isSame)
+        children: wiring.children, isSame: isSame)
       return LayerNode(deliver: { presented.follow(child($0)) }, start: {}, route: route)
     }
   }
@@ -43,21 +43,25 @@ final class PresentedMachine<Child: Equatable & Sendable, ChildEvent: Sendable>:
   private let host: WeakHost
   private let ids: MachineIDs
   private let tap: (@Sendable (any Sendable) -> Void)?
+  private let children: ChildTap?
   private let isSame: @Sendable (Child, Child) -> Bool
   /// The child presented, its machine and the ids its work is filed under.
   private var shown: (child: Child, node: Node<Child>, machines: ClosedRange<Int>?)?
+  /// How many children were presented: the number a testing tool knows the shown one by.
+  private var presentations = 0
 
   @usableFromInline
   init(
     machine: @escaping @Sendable () -> Machine<Child, ChildEvent>, sink: Sink<ChildEvent>,
     host: WeakHost, ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
-    isSame: @escaping @Sendable (Child, Child) -> Bool
+    children: ChildTap?, isSame: @escaping @Sendable (Child, Child) -> Bool
   ) {
     self.machine = machine
     self.sink = sink
     self.host = host
     self.ids = ids
     self.tap = tap
+    self.children = children
     self.isSame = isSame
   }
 
@@ -68,16 +72,28 @@ final class PresentedMachine<Child: Equatable & Sendable, ChildEvent: Sendable>:
       guard current.child != child else { return }
       shown?.child = child
       tap?(child)
+      children?.received(AnyWorkID(presentations), child)
       current.node.process(child)
       return
     }
     if let current = shown {
       shown = nil
       if let machines = current.machines { host.host?.cancelRuns(machines: machines) }
+      children?.dismissed(AnyWorkID(presentations))
     }
     guard let child else { return }
+    presentations += 1
     let first = ids.peek + 1
-    let node = machine().build(Wiring(sink: sink, host: host, ids: ids))
+    let node: Node<Child>
+    if let children {
+      let number = AnyWorkID(presentations)
+      node = machine().build(
+        Wiring(sink: children.sink(sink, of: number, host: host), host: host, ids: ids))
+      children.presented(number, first <= ids.peek ? first...ids.peek : nil)
+      children.received(number, child)
+    } else {
+      node = machine().build(Wiring(sink: sink, host: host, ids: ids))
+    }
     let last = ids.peek
     shown = (child, node, first <= last ? first...last : nil)
     tap?(child)

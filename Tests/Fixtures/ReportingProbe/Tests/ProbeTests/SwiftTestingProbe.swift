@@ -7,6 +7,7 @@ import Testing
   @Test func mueDismissal() { wrongLoopDismissal() }
   @Test func ioLoop() { wrongStepper() }
   @Test func layerCore() async { await wrongCoreHarness() }
+  @Test func layerCoreDismissal() async { await wrongCoreDismissal() }
   @Test func comonadic() { wrongTestDispatcher() }
   @Test func comonadicDismissal() { wrongDispatcherDismissal() }
   @Test func kit() { wrongConformance() }

@@ -99,6 +99,34 @@ func wrongCoreHarness() async {
   harness.stop()
 }
 
+/// A sheet whose save is started by a machine of the core's own, not by a presented layer:
+/// dismissing the sheet leaves the save running.
+struct SheetCore: LayerCore.Core {
+  var initialState: Sheet?? { .some(Sheet()) }
+  var layers: [Layer<Sheet?, Bool>] { [.consumer(~Saver(), mapper: { $0?.isSaving ?? false })] }
+  func reduce(state: Sheet??, event isSave: Bool) -> ReducerResult<Sheet?> {
+    .set(isSave ? Sheet(isSaving: true) : nil)
+  }
+}
+
+final class Saver: ChildMachine {
+  func process(input isSaving: Bool?, callback: Handler<Never>) {
+    guard isSaving == true else { return }
+    // Work that never ends by itself: a stream that never yields, until cancelled.
+    callback.run(id: "save", lifetime: .untilCancelled) { _ in
+      for await _ in AsyncStream<Void>(Void.self, { _ in }) {}
+    }
+  }
+}
+
+func wrongCoreDismissal() async {
+  let harness = CoreHarness(SheetCore())
+  await harness.start()
+  await harness.send(true)
+  await harness.send(false, dismissing: \.self)  // PROBE layer-core-dismissal
+  harness.stop()
+}
+
 func wrongTestDispatcher() {
   let dispatcher = StateDispatcher<Void, Int, Int>.workflow { step in
     [.action(.mutate { $0 += step })]

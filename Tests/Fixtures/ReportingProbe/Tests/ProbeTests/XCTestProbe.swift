@@ -8,6 +8,7 @@ final class XCTestProbe: XCTestCase {
   func testMUEDismissal() { wrongLoopDismissal() }
   func testIOLoop() { wrongStepper() }
   func testLayerCore() async { await wrongCoreHarness() }
+  func testLayerCoreDismissal() async { await wrongCoreDismissal() }
   func testComonadic() { wrongTestDispatcher() }
   func testComonadicDismissal() { wrongDispatcherDismissal() }
   func testKit() { wrongConformance() }
