@@ -65,7 +65,7 @@ package final class StopGate: @unchecked Sendable {
   /// Opens a section; `false` (and nothing opened) once the gate is stopped.
   @inlinable @inline(__always)
   package func enter() -> Bool {
-    let before = state.add(2, ordering: .sequentiallyConsistent).oldValue
+    let before = state.wrappingAdd(2, ordering: .sequentiallyConsistent).oldValue
     guard before & 1 == 0 else { return refuse() }
     let me = currentThread()
     let current = holder.load(ordering: .relaxed)
@@ -110,7 +110,7 @@ package final class StopGate: @unchecked Sendable {
 
   @inlinable @inline(__always)
   func release() {
-    let after = state.subtract(2, ordering: .sequentiallyConsistent).newValue
+    let after = state.wrappingSubtract(2, ordering: .sequentiallyConsistent).newValue
     if after & 1 != 0 { wakeStopper() }
   }
 

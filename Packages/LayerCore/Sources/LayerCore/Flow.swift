@@ -147,9 +147,10 @@ final class FlowRuntime<C: Core>: Sendable {
 
   /// What the layers that get states do with one, in layer order, as one function: a chain of
   /// closures, each calling the ones before it and then its layer's, which costs less than an
-  /// array's element retains. Not inlinable on purpose: compiled once for any state, a link
-  /// hands the state on by address, where a specialized one copies it for each call. No layer
-  /// gets the state once the flow stopped (a stop from inside an earlier layer).
+  /// array's element retains. A layer that can make its own link (``LayerNode/link``: one
+  /// closure, made where its types are known) makes it; for the others the link is made here,
+  /// once for any state, handing the state on by address. No layer gets the state once the flow
+  /// stopped (a stop from inside an earlier layer).
   ///
   /// Consecutive layers of one mounted child are one link: their group reads the child's state
   /// out of the parent's once for all of them (see ``MountGroup``).
@@ -181,6 +182,10 @@ final class FlowRuntime<C: Core>: Sendable {
       }
       endRun()
       let earlier = all
+      if let link = layer.link {
+        all = link(earlier, gate)
+        continue
+      }
       all = { state in
         earlier(state)
         if !gate.isStopped { deliver(state) }

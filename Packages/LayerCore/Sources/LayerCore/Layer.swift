@@ -38,7 +38,14 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
         reader.process = process
       }
       // The delivery holds the reader (the machine's callback does not).
-      return LayerNode(deliver: { reader.deliver($0) }, start: node.start, route: route)
+      return LayerNode(
+        deliver: { reader.deliver($0) }, start: node.start, route: route,
+        link: { earlier, gate in
+          { state in
+            earlier(state)
+            if !gate.isStopped { reader.deliver(state) }
+          }
+        })
     }
   }
 
@@ -58,7 +65,14 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
             process(input)
           }, start: node.start, route: nil)
       }
-      return LayerNode(deliver: { process(mapper($0)) }, start: node.start, route: nil)
+      return LayerNode(
+        deliver: { process(mapper($0)) }, start: node.start, route: nil,
+        link: { earlier, gate in
+          { state in
+            earlier(state)
+            if !gate.isStopped { process(mapper(state)) }
+          }
+        })
     }
   }
 
@@ -457,16 +471,30 @@ struct LayerNode<GlobalState>: Sendable {
   /// For a mounted child's layer: its place among the child's layers that get states, through
   /// which the flow hands the child's state to a run of them at once.
   @usableFromInline let member: MountGroupMember<GlobalState>?
+  /// The delivery as a link of the flow's chain (see `FlowRuntime.chain`), made where the
+  /// layer's types are known: one closure that calls the links before it and then the
+  /// layer's machine, where a link around ``deliver`` would be a second closure call per layer.
+  @usableFromInline let link: Link?
+
+  /// Makes a link from the links before it and the flow's stop gate: it calls those, then,
+  /// unless the flow stopped meanwhile, delivers to its layer.
+  @usableFromInline
+  typealias Link =
+    @Sendable (
+      _ earlier: @escaping @Sendable (GlobalState) -> Void, _ gate: StopGate
+    ) -> @Sendable (GlobalState) -> Void
 
   @inlinable
   init(
     deliver: (@Sendable (GlobalState) -> Void)?, start: @escaping @Sendable () -> Void,
-    route: (any AnyObject & Sendable)?, member: MountGroupMember<GlobalState>? = nil
+    route: (any AnyObject & Sendable)?, member: MountGroupMember<GlobalState>? = nil,
+    link: Link? = nil
   ) {
     self.deliver = deliver
     self.start = start
     self.route = route
     self.member = member
+    self.link = link
   }
 }
 
