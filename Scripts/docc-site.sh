@@ -6,6 +6,7 @@
 # Plain `docc` from the toolchain, from symbol graphs: no plugin, no dependency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python3 Scripts/docc-topics.py
 out=.build/docs
 rm -rf "$out" && mkdir -p "$out"
 trap 'echo "docc-site: failed" >&2' ERR

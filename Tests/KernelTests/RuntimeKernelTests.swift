@@ -3,8 +3,8 @@ import Testing
 @testable import Kernel
 
 extension DrainQueue {
-  /// The next message, as a drain loop takes it, or `nil` when none is left.
-  fileprivate mutating func next() -> Message? { hasNext ? take() : nil }
+  /// The next message, as a drain loop gets it, or `nil` when none is left.
+  fileprivate mutating func nextIfAny() -> Message? { hasNext ? next() : nil }
 }
 
 @Suite struct DrainQueueBehaviour {
@@ -14,7 +14,7 @@ extension DrainQueue {
     let second = queue.append(2)
     #expect(first && !second)
     var taken: [Int] = []
-    while let next = queue.next() { taken.append(next) }
+    while let next = queue.nextIfAny() { taken.append(next) }
     #expect(taken == [1, 2])
     queue.endDrain()
     #expect(!queue.isDraining)
@@ -29,8 +29,8 @@ extension DrainQueue {
     queue.insertNext("start")
     let claimed = queue.claim()
     #expect(claimed)
-    let first = queue.next()
-    let second = queue.next()
+    let first = queue.nextIfAny()
+    let second = queue.nextIfAny()
     #expect(first == "start" && second == "event")
   }
 
@@ -38,23 +38,23 @@ extension DrainQueue {
     var queue = DrainQueue<Int>()
     _ = queue.append(1)
     _ = queue.append(2)
-    let first = queue.next()
+    let first = queue.nextIfAny()
     #expect(first == 1)
     queue.endDrain()
     #expect(queue.peek == 2)
     let claimed = queue.claim()
-    let second = queue.next()
+    let second = queue.nextIfAny()
     #expect(claimed && second == 2)
   }
 
   @Test func removingPendingMessagesKeepsTheOthersInOrder() {
     var queue = DrainQueue<Int>()
     for value in 1...6 { _ = queue.append(value) }
-    let first = queue.next()
+    let first = queue.nextIfAny()
     #expect(first == 1)
     queue.removePending { $0.isMultiple(of: 2) }
     var rest: [Int] = []
-    while let value = queue.next() { rest.append(value) }
+    while let value = queue.nextIfAny() { rest.append(value) }
     #expect(rest == [3, 5])
   }
 
@@ -64,9 +64,9 @@ extension DrainQueue {
     _ = queue.append(0)
     for value in 1...5_000 {
       _ = queue.append(value)
-      if let next = queue.next() { taken.append(next) }
+      if let next = queue.nextIfAny() { taken.append(next) }
     }
-    while let next = queue.next() { taken.append(next) }
+    while let next = queue.nextIfAny() { taken.append(next) }
     #expect(taken == Array(0...5_000))
     #expect(queue.messages.count < 5_000)
   }
@@ -125,7 +125,7 @@ extension DrainQueue {
     let save = try #require(saveStarted)
     let finished = runs.finish(save.run)
     let finishedAgain = runs.finish(save.run)
-    #expect(finished && !finishedAgain)
+    #expect(finished == .id("save") && finishedAgain == nil)
     let loadStarted = runs.start(id: "load", isFinite: true)
     let load = try #require(loadStarted)
     let removed = runs.remove(.id("load"))

@@ -127,7 +127,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 /// `deinit` stops it, even while an effect is handing it a result (R6 release).
 @usableFromInline
 final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let core: Lock<Core<State, Action>>
+  @usableFromInline let core: Lock<StoreCore<State, Action>>
   @usableFromInline let update: @Sendable (inout State, Action) -> Void
   @usableFromInline let effect: Effect<State, Action>
   /// Whether an action with no observer can be applied in place: no effect and no monitor.
@@ -153,7 +153,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     executor: (any TaskExecutor)?,
     monitor: (@Sendable (Processed<State, Action>) -> Void)?
   ) {
-    core = Lock(Core(state: state))
+    core = Lock(StoreCore(state: state))
     self.update = update
     self.effect = effect
     self.executor = executor
@@ -172,7 +172,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     // Called from a run's task, which may outlive the store.
     calls.finishRun = { [weak self] run in
       self?.withCore { core in
-        core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
+        core.runs.finish(run) != nil ? core.idleWaiters.take(if: core.isIdle) : []
       }.resumeAll()
     }
   }
@@ -389,7 +389,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
 
   /// Runs `body` on the locked core.
   @inlinable @inline(__always)
-  func withCore<Result>(_ body: (inout Core<State, Action>) -> Result) -> Result {
+  func withCore<Result>(_ body: (inout StoreCore<State, Action>) -> Result) -> Result {
     core.withLock(body)
   }
 }

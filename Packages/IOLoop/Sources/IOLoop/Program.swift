@@ -214,7 +214,7 @@ where
   App.Input == IOInput<repeat (each Handler).IO>,
   App.Outputs == IOOutputs<repeat (each Handler).IO>
 {
-  @usableFromInline let core: Lock<Core<App, App.Input>>
+  @usableFromInline let core: Lock<ProgramCore<App, App.Input>>
   @usableFromInline let initialOutputs: App.Outputs
   /// The handlers, by IO type, as existentials: an output is handed to its handler through
   /// the handler's own `_handle`, compiled for its type, never through generic code over the
@@ -268,7 +268,7 @@ where
         unsafeDowncast(host, to: MainRuntime<App, repeat each Handler>.self).cancel(
           slot: slot, base: base, child: child)
       })
-    core = Lock(Core(state: state))
+    core = Lock(ProgramCore(state: state))
     initialOutputs = outputs
     self.handlers = existentials(repeat each handlers)
     self.executor = executor
@@ -452,7 +452,7 @@ where
       }
       handled += 1
       let input: App.Input
-      switch locked.pointee.queue.take() {
+      switch locked.pointee.queue.next() {
       case .start:
         let entered = gate.enter()
         core.unlock()

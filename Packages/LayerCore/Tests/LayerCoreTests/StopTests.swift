@@ -22,19 +22,25 @@ import Testing
     ).start()
     Thread { flow.send(.increment) }.start()
     await signalled(entered)
-    let stopped = DispatchSemaphore(value: 0)
-    Thread {
-      flow.stop()
-      events.append("stop returned")
-      stopped.signal()
-    }.start()
-    await eventually { flow.runtime.gate.isStopped }
-    #expect(!events.all.contains("stop returned"))
-    release.signal()
-    await signalled(stopped)
+    await stopOnAnotherThread(flow, while: release, events: events)
     flow.send(.increment)
     #expect(events.all == ["layer began", "layer ended", "stop returned"])
     #expect(flow.state?.count == 1)
+  }
+
+  @Test func stopWaitsForAMainActorMachinesCallInProgress() async {
+    // A machine on `.main` is called from a task of its mailbox, outside the flow's drain: the
+    // call is a section of the flow's gate all the same (R6).
+    let events = Recorder<String>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let flow = MainActorCounter(
+      machine: MainActorBlocker(events: events, entered: entered, release: release)
+    ).start()
+    flow.send(1)
+    await signalled(entered)
+    await stopOnAnotherThread(flow, while: release, events: events)
+    #expect(events.all == ["call began", "call ended", "stop returned"])
   }
 
   @Test func aSendReturnsAfterOneTurnWhileALayerKeepsSending() async {
@@ -173,6 +179,57 @@ final class Holder<Value: AnyObject>: @unchecked Sendable {
 
 /// Waits for `semaphore` without blocking a thread of the cooperative pool: the observer that
 /// signals it may need one.
+/// Stops `flow` on another thread while a call it began waits for `release`: checks that
+/// `stop()` has not returned before the call is released, then releases it and waits for
+/// `stop()` to return ("stop returned" in `events`).
+func stopOnAnotherThread<C: Core>(
+  _ flow: Flow<C>, while release: DispatchSemaphore, events: Recorder<String>,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let stopped = DispatchSemaphore(value: 0)
+  Thread {
+    flow.stop()
+    events.append("stop returned")
+    stopped.signal()
+  }.start()
+  await eventually { flow.runtime.gate.isStopped }
+  #expect(!events.all.contains("stop returned"), sourceLocation: sourceLocation)
+  release.signal()
+  await signalled(stopped)
+}
+
 func signalled(_ semaphore: DispatchSemaphore) async {
   while semaphore.wait(timeout: .now()) == .timedOut { await Task.yield() }
+}
+
+/// A count whose one layer is a machine on the main actor.
+struct MainActorCounter: Core {
+  let machine: MainActorBlocker
+
+  var layers: [Layer<Int, Int>] { [.consumer(~machine, mapper: { $0 })] }
+
+  func reduce(state: Int?, event: Int) -> ReducerResult<Int> { .set((state ?? 0) + event) }
+}
+
+/// A machine on the main actor that, given 1, says so and waits until released.
+final class MainActorBlocker: ChildMachine {
+  let events: Recorder<String>
+  let entered: DispatchSemaphore
+  let release: DispatchSemaphore
+
+  init(events: Recorder<String>, entered: DispatchSemaphore, release: DispatchSemaphore) {
+    self.events = events
+    self.entered = entered
+    self.release = release
+  }
+
+  var queue: MachineQueue { .main }
+
+  func process(input: Int?, callback: Handler<Never>) {
+    guard input == 1 else { return }
+    events.append("call began")
+    entered.signal()
+    release.wait()
+    events.append("call ended")
+  }
 }

@@ -400,7 +400,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
         return handOverDrain()
       }
       handled += 1
-      let message = locked.pointee.queue.take()
+      let message = locked.pointee.queue.next()
       let input: Processed<State, Event, Effect>.Input
       let result: InPlaceResult<Effect>
       switch message {
@@ -513,7 +513,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   @inlinable
   func finish(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { core in
-      core.isLive(run) && core.runs.finish(run) ? core.idleWaiters.take(if: core.isIdle) : []
+      core.isLive(run) && core.runs.finish(run) != nil ? core.idleWaiters.take(if: core.isIdle) : []
     }
     waiters.resumeAll()
   }

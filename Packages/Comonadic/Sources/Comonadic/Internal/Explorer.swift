@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The runtime of a component: the single owner of its current space.
 ///
 /// Inputs and effect results wait in one FIFO queue and are handled one at a time, each
@@ -17,7 +11,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Action = W.Action
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
-  @usableFromInline let core: Lock<Core<Environment, W>>
+  @usableFromInline let core: Lock<ExplorerCore<Environment, W>>
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
   @usableFromInline let environment: Environment
   @usableFromInline let executor: (any TaskExecutor)?
@@ -35,12 +29,14 @@ where W.Action: Sendable, W.Focus: Sendable {
     dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>,
     executor: (any TaskExecutor)?
   ) {
-    core = Lock(Core(space: space, watches: dispatcher.departures.map { $0.makeWatch() }))
+    core = Lock(ExplorerCore(space: space, watches: dispatcher.departures.map { $0.makeWatch() }))
     self.environment = environment
     self.dispatcher = dispatcher
     self.executor = executor
     calls.deliver = { [weak self] action, run in self?.deliver(action, from: run) }
-    calls.finish = { [weak self] run, action, rest in self?.finish(run, with: action, rest: rest) }
+    calls.deliverResult = { [weak self] run, action, rest in
+      self?.deliverResult(action, from: run, rest: rest)
+    }
   }
 
   // Stopped before its release (the usual end): nothing left to stop.
@@ -57,28 +53,28 @@ where W.Action: Sendable, W.Focus: Sendable {
   func send(_ input: Input) {
     let plan = dispatcher.plan(input)
     core.lock()
-    let core = self.core.value
-    if core.pointee.phase.isStopped { return self.core.unlock() }
-    if core.pointee.queue.isDraining {
-      _ = core.pointee.queue.append(.plan(plan))
-      return self.core.unlock()
+    let locked = core.value
+    if locked.pointee.phase.isStopped { return core.unlock() }
+    if locked.pointee.queue.isDraining {
+      _ = locked.pointee.queue.append(.plan(plan))
+      return core.unlock()
     }
-    if case .action(let action) = plan, core.pointee.subscribers.isEmpty,
+    if case .action(let action) = plan, locked.pointee.subscribers.isEmpty,
       dispatcher.departures.isEmpty
     {
-      core.pointee.space.select(action)
-      return self.core.unlock()
+      locked.pointee.space.select(action)
+      return core.unlock()
     }
-    core.pointee.queue.startDraining()
+    locked.pointee.queue.startDraining()
     // Entered under the lock: a stop waits for this input's observers and effects (R6).
     let entered = gate.enter()
     if entered, case .action(let action) = plan {
       // One action: applied in this critical section, not in one more.
-      applyLocked(action, core)
+      applyLocked(action, locked)
       gate.leave()
       return drain()
     }
-    self.core.unlock()
+    core.unlock()
     if entered {
       execute(plan)
       gate.leave()
@@ -99,33 +95,33 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func apply(_ action: Action) -> Bool {
     core.lock()
-    let core = self.core.value
-    guard !core.pointee.phase.isStopped else {
-      self.core.unlock()
+    let locked = core.value
+    guard !locked.pointee.phase.isStopped else {
+      core.unlock()
       return false
     }
-    applyLocked(action, core)
+    applyLocked(action, locked)
     return true
   }
 
-  /// Applies `action` to `core`, which the caller locked (and found running), then unlocks:
+  /// Applies `action` to `locked`, the core the caller locked (and found running), then unlocks:
   /// the work of the children the action removed is cancelled (R13) and the observers are told,
   /// outside the lock. With nobody watching, nothing is copied out of it for them.
   @inlinable
-  func applyLocked(_ action: Action, _ core: UnsafeMutablePointer<Core<Environment, W>>) {
+  func applyLocked(_ action: Action, _ locked: UnsafeMutablePointer<ExplorerCore<Environment, W>>) {
     let watchesChildren = !dispatcher.departures.isEmpty
-    guard !core.pointee.subscribers.isEmpty else {
-      core.pointee.space.select(action)
-      let departed = watchesChildren ? core.pointee.removeDeparted() : []
-      self.core.unlock()
+    guard !locked.pointee.subscribers.isEmpty else {
+      locked.pointee.space.select(action)
+      let departed = watchesChildren ? locked.pointee.removeDeparted() : []
+      core.unlock()
       for task in departed { task.cancel() }
       return
     }
-    let changed = core.pointee.select(action)
-    let departed = watchesChildren ? core.pointee.removeDeparted() : []
-    let space = core.pointee.space
-    let observers = core.pointee.subscribers
-    self.core.unlock()
+    let changed = locked.pointee.select(action)
+    let departed = watchesChildren ? locked.pointee.removeDeparted() : []
+    let space = locked.pointee.space
+    let observers = locked.pointee.subscribers
+    core.unlock()
     for task in departed { task.cancel() }
     notify(observers, space, changed: changed)
   }
@@ -207,7 +203,9 @@ where W.Action: Sendable, W.Focus: Sendable {
     operation: Work<Environment, W.Focus, Action>,
     rest: ArraySlice<Step>
   ) {
-    let (environment, gate, executor, finish) = (environment, gate, executor, calls.finish)
+    let (environment, gate, executor, deliverResult) = (
+      environment, gate, executor, calls.deliverResult
+    )
     let task = startEffectTask(on: executor) { [weak self] in
       // Work a later step superseded before its task began still runs, cancelled: the
       // environment sees the call and its cancellation (R5), whenever the task starts. Only a
@@ -222,7 +220,7 @@ where W.Action: Sendable, W.Focus: Sendable {
         }
       }
       // Through the function made where the explorer's types are known (specialized).
-      finish?(run, action, rest)
+      deliverResult?(run, action, rest)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
@@ -230,7 +228,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Queues the result of `run`, unless the run is over. The run stays registered until
   /// its result is handled, so a run that supersedes it meanwhile still drops the result.
   @inlinable
-  func finish(_ run: Run<AnyWorkID>, with action: Action, rest: ArraySlice<Step>) {
+  func deliverResult(_ action: Action, from run: Run<AnyWorkID>, rest: ArraySlice<Step>) {
     let mustDrain = core.withLock { core in
       core.isLive(run) ? core.enqueue(.result(action, from: run, rest: rest)) : false
     }
@@ -295,23 +293,23 @@ where W.Action: Sendable, W.Focus: Sendable {
     var handled = 0
     while true {
       core.lock()
-      let core = self.core.value
-      guard !core.pointee.phase.isStopped, core.pointee.queue.hasNext else {
-        let waiters = core.pointee.endDrain()
-        self.core.unlock()
+      let locked = core.value
+      guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
+        let waiters = locked.pointee.endDrain()
+        core.unlock()
         waiters.resumeAll()
         return
       }
       if handled == messagesPerTurn {
         // The drain stays claimed, for the explorer's task.
-        self.core.unlock()
+        core.unlock()
         return handOverDrain()
       }
       handled += 1
-      let message = core.pointee.queue.take()
+      let message = locked.pointee.queue.next()
       // Entered under the lock: a stop waits for this message's observers and effects (R6).
       let entered = gate.enter()
-      self.core.unlock()
+      core.unlock()
       guard entered else { continue }
       handle(message)
       gate.leave()
@@ -324,7 +322,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     case .plan(let plan):
       execute(plan)
     case .result(let action, let run, let rest):
-      let (isLive, next) = core.withLock { $0.complete(run) }
+      let (isLive, next) = core.withLock { $0.finish(run) }
       if isLive, apply(action) { proceed(rest) }
       // After the steps that follow this result (a log line, say): the next run under the id
       // starts once this run's workflow has gone as far as it can.
@@ -422,7 +420,8 @@ public final class Subscription: Sendable {
 @usableFromInline
 final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable {
   @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
-  @usableFromInline var finish: (@Sendable (Run<AnyWorkID>, Action, ArraySlice<Step>) -> Void)?
+  @usableFromInline var deliverResult:
+    (@Sendable (Run<AnyWorkID>, Action, ArraySlice<Step>) -> Void)?
 
   @inlinable init() {}
 }

@@ -4,22 +4,22 @@
 /// The queue a runtime handles its messages from, one at a time, in order (R2).
 ///
 /// Whoever appends to an empty, undrained queue claims the *drain*: it takes messages with
-/// ``take()`` while ``hasNext``, then calls ``endDrain()``. Everyone else only appends. Kept
+/// ``next()`` while ``hasNext``, then calls ``endDrain()``. Everyone else only appends. Kept
 /// inside the runtime's ``Lock``; the drainer handles each message after unlocking.
 ///
-/// Taken messages stay in the buffer until the drain ends, except that a long drain (a fast
+/// Handled messages stay in the buffer until the drain ends, except that a long drain (a fast
 /// stream, observers that keep sending) drops them now and then, so it never keeps them all.
 @usableFromInline
 package struct DrainQueue<Message> {
   @usableFromInline var messages: [Message] = []
-  /// The index of the next message to take.
+  /// The index of the next message.
   @usableFromInline var head = 0
   /// Whether a caller is draining the queue.
   @usableFromInline package private(set) var isDraining = false
 
   @inlinable package init() {}
 
-  /// Whether a message waits to be taken.
+  /// Whether a message waits.
   @inlinable package var hasNext: Bool { head < messages.count }
 
   /// The next message, without taking it.
@@ -33,7 +33,7 @@ package struct DrainQueue<Message> {
     return mayDrain && claim()
   }
 
-  /// Puts `message` before every message not taken yet (`start()` goes before the events sent
+  /// Puts `message` before every message not handled yet (`start()` goes before the events sent
   /// ahead of it).
   @inlinable
   package mutating func insertNext(_ message: Message) {
@@ -55,11 +55,11 @@ package struct DrainQueue<Message> {
     isDraining = true
   }
 
-  /// Takes the next message; call it only when ``hasNext``. A drain loop checks ``hasNext``
-  /// first and takes a plain value: an optional of a many-payload message enum costs a runtime
+  /// The next message, out of the queue; call it only when ``hasNext``. A drain loop checks
+  /// ``hasNext`` first and gets a plain value: an optional of a many-payload message enum costs a runtime
   /// call per message to check and destroy.
   @inlinable @inline(__always)
-  package mutating func take() -> Message {
+  package mutating func next() -> Message {
     let message = messages[head]
     head += 1
     if head >= 1024, head * 2 >= messages.count {
@@ -69,20 +69,20 @@ package struct DrainQueue<Message> {
     return message
   }
 
-  /// Ends the drain. Messages not taken yet stay queued (a runtime that stopped taking them
+  /// Ends the drain. Messages not handled yet stay queued (a runtime that stopped taking them
   /// before `start()` keeps them for later).
   ///
   /// - Parameter keepingCapacity: Whether to keep the buffer for the next drain.
   @inlinable @inline(__always)
   package mutating func endDrain(keepingCapacity: Bool = true) {
     // Usually the buffer is empty (the drainer applied its message in place): nothing to drop.
-    if !messages.isEmpty { dropTaken(keepingCapacity: keepingCapacity) }
+    if !messages.isEmpty { dropHandled(keepingCapacity: keepingCapacity) }
     isDraining = false
   }
 
-  /// Drops the messages already taken.
+  /// Drops the messages already handled.
   @usableFromInline @inline(never)
-  mutating func dropTaken(keepingCapacity: Bool) {
+  mutating func dropHandled(keepingCapacity: Bool) {
     if head >= messages.count {
       messages.removeAll(keepingCapacity: keepingCapacity)
     } else if head > 0 {
@@ -91,9 +91,9 @@ package struct DrainQueue<Message> {
     head = 0
   }
 
-  /// Drops the messages not taken yet that match `shouldRemove` (what a cancelled run sent).
+  /// Drops the messages not handled yet that match `shouldRemove` (what a cancelled run sent).
   ///
-  /// - Complexity: O(*n*) in the messages not taken yet.
+  /// - Complexity: O(*n*) in the messages not handled yet.
   @inlinable
   package mutating func removePending(where shouldRemove: (Message) -> Bool) {
     guard head < messages.count else { return }

@@ -172,8 +172,9 @@ package struct OwnedWorkID: Hashable, Sendable {
 /// Kept inside the runtime's ``Lock``. Starting a run is two steps, because the task is made
 /// after unlocking: ``start(_:isFinite:replacing:)`` files the run, then
 /// ``attach(_:to:)`` gives it its task, or says the run was cancelled in between (cancel the
-/// task then). The task itself checks ``isLive(_:)`` before it calls the environment, so a run
-/// cancelled before its task began never reaches it.
+/// task then). The registry does not keep a task from calling the environment; it promises
+/// that a run removed here is no longer ``isLive(_:)``, so whatever the run sends afterwards is
+/// dropped by the runtime, which asks before it accepts.
 @usableFromInline
 package struct RunRegistry<ID: Hashable & Sendable> {
   @usableFromInline
@@ -295,13 +296,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     return (Run(token: token), entry.task)
   }
 
-  /// Takes run `token` out of both tables.
-  @inlinable
-  mutating func take(_ token: Int) -> Removed? {
-    removeEntry(token).map { (Run(token: token), $0.task) }
-  }
-
-  /// Takes run `token`'s entry out of both tables.
+  /// Removes run `token`'s entry from both tables.
   @inlinable
   mutating func removeEntry(_ token: Int) -> Entry? {
     guard let entry = entries.removeValue(forKey: token) else { return nil }
@@ -322,14 +317,10 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     return true
   }
 
-  /// Ends `run` when its work returns; returns `false` when it was already over.
-  @inlinable
-  package mutating func finish(_ run: Run<ID>) -> Bool { take(run.token) != nil }
-
-  /// Ends `run` when its work returns; returns the key it was filed under, or `nil` when it was
-  /// already over.
-  @inlinable
-  package mutating func end(_ run: Run<ID>) -> RunKey<ID>? { removeEntry(run.token)?.key }
+  /// Ends `run` when its work returns: removes it as ``remove(_:)`` would, without a task to
+  /// cancel. Returns the key it was filed under, or `nil` when it was already over.
+  @inlinable @discardableResult
+  package mutating func finish(_ run: Run<ID>) -> RunKey<ID>? { removeEntry(run.token)?.key }
 
   /// Removes every run; returns their tasks to cancel after unlocking.
   @inlinable

@@ -29,7 +29,7 @@ enum StepKind: Sendable {
   case handedOver
 }
 
-/// What `Store.dispatch` must do after ``Core/accept(_:isPlain:update:)``.
+/// What `Store.dispatch` must do after ``StoreCore/accept(_:isPlain:update:)``.
 @usableFromInline
 enum Acceptance {
   /// Nothing more: the action was applied, queued or dropped.
@@ -99,7 +99,7 @@ package struct StartedRun: Hashable, Sendable {
 /// Everything a store guards with its lock: a pure state machine; the store acts on what it
 /// returns after unlocking.
 @usableFromInline
-struct Core<State: Sendable, Action: Sendable> {
+struct StoreCore<State: Sendable, Action: Sendable> {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.running
   @usableFromInline var queue = DrainQueue<Message<State, Action>>()
@@ -142,7 +142,7 @@ struct Core<State: Sendable, Action: Sendable> {
     }
     // The drain stays claimed, for the store's task.
     if handOver { return (.handedOver, nil, state, [], false) }
-    let message = queue.take()
+    let message = queue.next()
     switch message {
     case .guarded(let action, let condition):
       guard condition(state) else { return (.skipped, nil, state, [], false) }

@@ -27,7 +27,7 @@ struct AnonymousRun: Hashable, Sendable {
 
 /// Everything a flow guards with its lock.
 @usableFromInline
-struct FlowState<C: Core> {
+struct FlowCore<C: Core> {
   @usableFromInline var state: C.State?
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<C.Event>>()
@@ -125,7 +125,7 @@ struct FlowState<C: Core> {
   @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> Bool {
     guard isLive(run) else { return false }
-    if let key = runs.end(run) { forget(key) }
+    if let key = runs.finish(run) { forget(key) }
     return true
   }
 

@@ -45,7 +45,7 @@ struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendab
 /// Everything an explorer guards with its lock: the space it owns and its queue, observers and
 /// runs. A plain state machine; the explorer acts on what it returns after unlocking.
 @usableFromInline
-struct Core<Environment: Sendable, W: Space & Sendable>
+struct ExplorerCore<Environment: Sendable, W: Space & Sendable>
 where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
@@ -143,10 +143,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Ends `run` whose result is being handled; returns whether it was still live, and the
   /// next run waiting under its id, started, if any.
   @inlinable
-  mutating func complete(_ run: Run<AnyWorkID>) -> (
+  mutating func finish(_ run: Run<AnyWorkID>) -> (
     isLive: Bool, next: (run: Run<AnyWorkID>, waiting: Waiting<Environment, W.Focus, W.Action>)?
   ) {
-    guard !phase.isStopped, let key = runs.end(run) else { return (false, nil) }
+    guard !phase.isStopped, let key = runs.finish(run) else { return (false, nil) }
     // Looked up before it is changed: changing a dictionary's entry in place costs an
     // allocation even when there is no entry.
     guard case .id(let id) = key, waiting[id] != nil,

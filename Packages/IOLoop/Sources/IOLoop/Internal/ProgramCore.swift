@@ -38,7 +38,7 @@ extension Message: RunMessage {
 
 /// Everything a program guards with its lock.
 @usableFromInline
-struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
+struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State>>()
@@ -225,7 +225,7 @@ struct Core<State: PureApp, Input: Sendable> where State.Input == Input {
   /// Ends `run` when its operation returns; returns the waiters to resume.
   @inlinable
   mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
-    guard isLive(run), let key = runs.end(run) else { return [] }
+    guard isLive(run), let key = runs.finish(run) else { return [] }
     if case .id(let owned) = key, let scope = ScopedWorkID.scope(of: key) {
       unindex(key, slot: owned.owner, scope: scope)
     }

@@ -2,13 +2,13 @@ import Testing
 
 @testable import Comonadic
 
-@Suite struct CoreQueue {
-  typealias TestCore = Core<Void, Store<Int, Int>>
+@Suite struct ExplorerCoreQueue {
+  typealias Core = ExplorerCore<Void, Store<Int, Int>>
 
   @Test func aResultQueuedBeforeItsRunIsSupersededIsDropped() throws {
     // A run's result can arrive while the input that supersedes the run is being handled; the
     // run stays registered until its result is handled, so superseding it drops the result.
-    var core = TestCore(space: Store(position: 0) { $0 })
+    var core = Core(space: Store(position: 0) { $0 })
     _ = core.enqueue(.plan(.none))
     let started = core.start(AnyWorkID("work"), isFinite: true)
     let first = try #require(started)
@@ -20,7 +20,7 @@ import Testing
     #expect(first.run != second.run)
     var plans = 0
     while core.queue.hasNext {
-      let message = core.queue.take()
+      let message = core.queue.next()
       guard case .plan = message else {
         Issue.record("the superseded run's result is still queued")
         continue
@@ -32,13 +32,13 @@ import Testing
   }
 
   @Test func completingARunStartsTheNextOneWaitingUnderItsId() throws {
-    var core = TestCore(space: Store(position: 0) { $0 })
+    var core = Core(space: Store(position: 0) { $0 })
     let started = core.start(AnyWorkID("save"), isFinite: true)
     let first = try #require(started)
     var line = WaitingLine<Waiting<Void, Int, State<Int, Void>>>()
     line.append(Waiting(operation: .seeing { _, _ in .set(2) }, focus: 1, rest: []))
     core.waiting[AnyWorkID("save")] = line
-    let (isLive, next) = core.complete(first.run)
+    let (isLive, next) = core.finish(first.run)
     #expect(isLive)
     #expect(next?.waiting.focus == 1)
     #expect(core.runs.count == 1)

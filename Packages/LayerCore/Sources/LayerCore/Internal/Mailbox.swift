@@ -1,0 +1,71 @@
+/// A node set after the machine that refers to it is built (``Machine/redirect(_:)``).
+final class NodeReference<Input>: @unchecked Sendable {
+  // @unchecked: `node` is set once while the flow is wired, before any output can be sent.
+  var node: Node<Input>?
+  init() {}
+}
+
+/// The calls waiting for a machine on ``MachineQueue/new`` or ``MachineQueue/main``; they run
+/// as the flow's work, one at a time, in order (on the main actor for `.main`).
+@usableFromInline
+final class Mailbox<Input>: Sendable {
+  enum Call {
+    case start
+    case input(Input)
+  }
+
+  private let node: Node<Input>
+  private let onMainActor: Bool
+  private let calls = Lock<(waiting: [Call], isRunning: Bool)>(([], false))
+
+  @usableFromInline
+  init(_ node: Node<Input>, onMainActor: Bool = false) {
+    self.node = node
+    self.onMainActor = onMainActor
+  }
+
+  func post(_ call: Call, host: WeakHost) {
+    let mustRun = calls.withLock { calls -> Bool in
+      calls.waiting.append(call)
+      guard !calls.isRunning else { return false }
+      calls.isRunning = true
+      return true
+    }
+    guard mustRun else { return }
+    // The task holds the flow weakly, like all work: a released flow is freed mid-drain.
+    host.host?.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
+      if onMainActor {
+        await MainActor.run { self.deliver(run, host) }
+      } else {
+        deliver(run, host)
+      }
+    }
+  }
+
+  /// Calls the machine with every call waiting, as long as the flow runs. Each call is a
+  /// section of the flow's stop gate, as the flow's own deliveries are: on the main actor (or
+  /// wherever this task runs), a `stop()` on another thread either waits for the call or the
+  /// call never begins (R6).
+  private func deliver(_ run: Run<OwnedWorkID>, _ host: WeakHost) {
+    while let call = next() {
+      guard let gate = host.gate, gate.enter() else { continue }
+      if host.host?.isLive(run) == true {
+        switch call {
+        case .start: node.start()
+        case .input(let input): node.process(input)
+        }
+      }
+      gate.leave()
+    }
+  }
+
+  private func next() -> Call? {
+    calls.withLock { calls in
+      guard !calls.waiting.isEmpty else {
+        calls.isRunning = false
+        return nil
+      }
+      return calls.waiting.removeFirst()
+    }
+  }
+}
