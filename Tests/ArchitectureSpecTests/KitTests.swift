@@ -197,6 +197,23 @@ struct FormatTests {
     #expect(WeatherApp.searchTerm(for: String(repeating: "é", count: 120)).count == 100)
   }
 
+  @Test func searchTermTrimsBeforeItCutsWhateverTheQuery() {
+    // The term as W2 states it: the whole query trimmed, then cut.
+    func stated(_ query: String) -> String {
+      let trimmed = query.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace)
+      return String(String(trimmed.reversed()).prefix(WeatherApp.maximumTermLength))
+    }
+    let word = String(repeating: "a", count: 99)
+    let queries = [
+      "", " ", "Paris", "  Paris  ", word + " b", word + "  ", word + "   x", " " + word + " \n",
+      String(repeating: " ", count: 300), String(repeating: "ab ", count: 200),
+      String(repeating: "é", count: 150) + "   ", "\t" + word + "\u{2003}\u{2003}" + "z",
+    ]
+    for query in queries {
+      #expect(WeatherApp.searchTerm(for: query) == stated(query), "\(query.debugDescription)")
+    }
+  }
+
   @Test func fahrenheitIsConvertedThenRounded() {
     let place = Place(id: 1, name: "Berlin", country: "Germany", latitude: 0, longitude: 0)
     let text = WeatherApp.forecastText(

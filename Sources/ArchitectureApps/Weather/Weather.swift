@@ -10,9 +10,19 @@ public enum WeatherApp: Sendable {
   public static let maximumRows = 10
 
   /// The search term for a query: surrounding whitespace trimmed, cut to 100 characters (W2).
+  ///
+  /// - Complexity: O(w + 100) for the w whitespace characters that lead the query or follow the
+  ///   cut, not O(n): a key typed into a 10,000-character query costs what the term holds
+  ///   (SPEC L3).
   public static func searchTerm(for query: String) -> String {
-    let trimmed = query.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace)
-    return String(String(trimmed.reversed()).prefix(maximumTermLength))
+    let rest = query.drop(while: \.isWhitespace)
+    var term = rest.prefix(maximumTermLength)
+    // Trailing whitespace is trimmed before the cut, so it is cut here only when nothing but
+    // whitespace follows the term (a look that stops at the first other character).
+    if rest[term.endIndex...].allSatisfy(\.isWhitespace) {
+      while let last = term.last, last.isWhitespace { term = term.dropLast() }
+    }
+    return String(term)
   }
 
   /// The description of a WMO weather code (W10).

@@ -74,6 +74,10 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
     var input = App.initialInput
     var drawnLines = 0
     var isFinished = false
+    /// Something changed since the last frame was drawn.
+    var needsDraw = false
+    /// A task is drawing frames until nothing more changed.
+    var isDrawing = false
   }
 
   private let terminal: RawTerminal
@@ -106,39 +110,68 @@ private final class LiveScreen<App: ConsoleApp>: Sendable {
     return action
   }
 
-  /// Stops drawing and leaves the cursor under the last screen.
+  /// Draws what changed last, then stops drawing and leaves the cursor under the last screen.
   func finish() {
     state.withLock { state in
+      if state.needsDraw { drawFrame(&state) }
       state.isFinished = true
       terminal.output("\n")
     }
   }
 
+  /// Asks for the screen to be drawn again, and returns at once. Frames are drawn by one task
+  /// at a time, each from the latest view and input: keys that arrive faster than frames are
+  /// drawn (a paste, a burst of typing) cost one frame together, not one each (SPEC L3).
+  func draw() {
+    let mustStart = state.withLock { state -> Bool in
+      state.needsDraw = true
+      guard !state.isDrawing, !state.isFinished else { return false }
+      state.isDrawing = true
+      return true
+    }
+    guard mustStart else { return }
+    Task { self.drawUntilCurrent() }
+  }
+
+  /// Draws frames until no change is left undrawn.
+  private func drawUntilCurrent() {
+    while true {
+      let isCurrent = state.withLock { state -> Bool in
+        guard state.needsDraw, !state.isFinished else {
+          state.isDrawing = false
+          return true
+        }
+        drawFrame(&state)
+        return false
+      }
+      if isCurrent { return }
+    }
+  }
+
   /// Redraws the whole screen over the previous one. Writes under the lock, so two threads
   /// never interleave their frames.
-  func draw() {
-    state.withLock { state in
-      guard !state.isFinished, let view = state.view else { return }
-      let width = max(10, terminal.columns - 1)
-      let height = max(3, terminal.rows - 1)
-      // Long lines (a notice with a URL) wrap onto the next lines rather than being cut; what
-      // would not fit on screen is neither made safe, wrapped nor written (SPEC L3), so a key
-      // costs what is visible, however long a line.
-      let screen = App.screen(view, children: children.current, input: state.input)
-      var lines: [String] = []
-      for line in [title, ""] + screen + notices.lines {
-        let room = height - lines.count
-        guard room > 0 else { break }
-        // Views hold outside text as received; the screen shows it safely (SPEC L1).
-        let visible = ScreenText.safe(line.prefix(room * width))
-        lines += wrapped(visible, width: width, limit: room)
-      }
-      var frame = "\r"
-      if state.drawnLines > 1 { frame += "\u{1B}[\(state.drawnLines - 1)A" }
-      frame += "\u{1B}[J" + lines.joined(separator: "\r\n")
-      terminal.output(frame)
-      state.drawnLines = lines.count
+  private func drawFrame(_ state: inout State) {
+    state.needsDraw = false
+    guard !state.isFinished, let view = state.view else { return }
+    let width = max(10, terminal.columns - 1)
+    let height = max(3, terminal.rows - 1)
+    // Long lines (a notice with a URL) wrap onto the next lines rather than being cut; what
+    // would not fit on screen is neither made safe, wrapped nor written (SPEC L3), so a key
+    // costs what is visible, however long a line.
+    let screen = App.screen(view, children: children.current, input: state.input)
+    var lines: [String] = []
+    for line in [title, ""] + screen + notices.lines {
+      let room = height - lines.count
+      guard room > 0 else { break }
+      // Views hold outside text as received; the screen shows it safely (SPEC L1).
+      let visible = ScreenText.safe(line.prefix(room * width))
+      lines += wrapped(visible, width: width, limit: room)
     }
+    var frame = "\r"
+    if state.drawnLines > 1 { frame += "\u{1B}[\(state.drawnLines - 1)A" }
+    frame += "\u{1B}[J" + lines.joined(separator: "\r\n")
+    terminal.output(frame)
+    state.drawnLines = lines.count
   }
 }
 
