@@ -30,7 +30,7 @@ extension Layer {
       changes: { list, cursor, body in cursor.follow(list, body) })
   }
 
-  @usableFromInline
+  @inlinable
   static func rowLayer<ID: Hashable & Sendable, Row: Equatable & Sendable, RowEvent: Sendable>(
     _ list: @escaping @Sendable (GlobalState) -> IdentifiedList<ID, Row>,
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
@@ -49,10 +49,12 @@ extension Layer {
 
 /// How the row machines' outputs become global events. Only the flow holds it strongly; the
 /// rows' sinks reach it weakly (see `EventRoute`).
+@usableFromInline
 final class RowRoute<ID: Sendable, RowEvent, GlobalEvent>: Sendable {
-  let map: @Sendable (ID, RowEvent) -> GlobalEvent
-  let receive: @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
+  @usableFromInline let map: @Sendable (ID, RowEvent) -> GlobalEvent
+  @usableFromInline let receive: @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
 
+  @inlinable
   init(
     map: @escaping @Sendable (ID, RowEvent) -> GlobalEvent,
     receive: @escaping @Sendable (GlobalEvent, Run<OwnedWorkID>?) -> Void
@@ -62,6 +64,7 @@ final class RowRoute<ID: Sendable, RowEvent, GlobalEvent>: Sendable {
   }
 
   /// The sink of row `id`'s machine.
+  @inlinable
   func sink(for id: ID) -> Sink<RowEvent> {
     Sink { [weak self] output, run in
       guard let self else { return }
@@ -87,23 +90,33 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
     ) -> Void
 
   /// A row's wired machine and the ids its machines' work is filed under.
+  @usableFromInline
   struct Entry {
-    let node: Node<Row>
-    let machines: ClosedRange<Int>?
+    @usableFromInline let node: Node<Row>
+    @usableFromInline let machines: ClosedRange<Int>?
+
+    @inlinable
+    init(node: Node<Row>, machines: ClosedRange<Int>?) {
+      self.node = node
+      self.machines = machines
+    }
   }
 
-  private let machine: @Sendable (ID) -> Machine<Row, RowEvent>
-  private let sink: @Sendable (ID) -> Sink<RowEvent>
-  private let host: WeakHost
-  private let ids: MachineIDs
-  private let tap: (@Sendable (any Sendable) -> Void)?
-  private let children: ChildTap?
-  private let changes: Changes
+  // Inlinable, like `follow`: compiled for the row and id types where the layer is made, the
+  // table of machines is hashed and the rows compared specialized, not through metadata.
+  @usableFromInline let machine: @Sendable (ID) -> Machine<Row, RowEvent>
+  @usableFromInline let sink: @Sendable (ID) -> Sink<RowEvent>
+  @usableFromInline let host: WeakHost
+  @usableFromInline let ids: MachineIDs
+  @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
+  @usableFromInline let children: ChildTap?
+  @usableFromInline let changes: Changes
   /// What the layer saw of the list last. It keeps no copy of the list: a copy kept here would
   /// make the reducer's next change to the list copy its index and order (10,000 ids).
-  private var cursor = RowCursor<ID, Row>()
-  private var entries: [ID: Entry] = [:]
+  @exclusivity(unchecked) @usableFromInline var cursor = RowCursor<ID, Row>()
+  @exclusivity(unchecked) @usableFromInline var entries: [ID: Entry] = [:]
 
+  @inlinable
   init(
     machine: @escaping @Sendable (ID) -> Machine<Row, RowEvent>,
     sink: @escaping @Sendable (ID) -> Sink<RowEvent>, host: WeakHost, ids: MachineIDs,
@@ -120,6 +133,7 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   }
 
   /// Makes, tells and drops the rows' machines after a new state.
+  @inlinable
   func follow(_ list: IdentifiedList<ID, Row>) {
     changes(list, &cursor) { id, row in
       guard let row else { return remove(id) }
@@ -137,7 +151,8 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   }
 
   /// Wires row `id`'s machine.
-  private func make(_ id: ID) -> Entry {
+  @inlinable
+  func make(_ id: ID) -> Entry {
     let first = ids.peek + 1
     guard let children else {
       let node = machine(id).build(Wiring(sink: sink(id), host: host, ids: ids))
@@ -154,7 +169,8 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   }
 
   /// Drops row `id`'s machine and cancels its work.
-  private func remove(_ id: ID) {
+  @inlinable
+  func remove(_ id: ID) {
     guard let entry = entries.removeValue(forKey: id) else { return }
     if let machines = entry.machines { host.host?.cancelRuns(machines: machines) }
     children?.dismissed(AnyWorkID(id))

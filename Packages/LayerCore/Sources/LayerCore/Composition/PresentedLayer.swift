@@ -14,6 +14,7 @@ extension Layer {
   /// presentation (a new machine), in one state or across several.
   ///
   /// - Complexity: O(1) per state, plus the machine's step when the child changed.
+  @inlinable
   public static func presented<Child: Equatable & Sendable, ChildEvent: Sendable>(
     _ child: @escaping @Sendable (GlobalState) -> Child?,
     machine: @escaping @Sendable () -> Machine<Child, ChildEvent>,
@@ -38,19 +39,22 @@ extension Layer {
 final class PresentedMachine<Child: Equatable & Sendable, ChildEvent: Sendable>:
   @unchecked Sendable
 {
-  private let machine: @Sendable () -> Machine<Child, ChildEvent>
-  private let sink: Sink<ChildEvent>
-  private let host: WeakHost
-  private let ids: MachineIDs
-  private let tap: (@Sendable (any Sendable) -> Void)?
-  private let children: ChildTap?
-  private let isSame: @Sendable (Child, Child) -> Bool
+  // Inlinable, like `follow`: compiled for the child's type where the layer is made, a look at
+  // a state with no child presented is a test of an optional, not value-witness calls.
+  @usableFromInline let machine: @Sendable () -> Machine<Child, ChildEvent>
+  @usableFromInline let sink: Sink<ChildEvent>
+  @usableFromInline let host: WeakHost
+  @usableFromInline let ids: MachineIDs
+  @usableFromInline let tap: (@Sendable (any Sendable) -> Void)?
+  @usableFromInline let children: ChildTap?
+  @usableFromInline let isSame: @Sendable (Child, Child) -> Bool
   /// The child presented, its machine and the ids its work is filed under.
-  private var shown: (child: Child, node: Node<Child>, machines: ClosedRange<Int>?)?
+  @exclusivity(unchecked) @usableFromInline var shown:
+    (child: Child, node: Node<Child>, machines: ClosedRange<Int>?)?
   /// How many children were presented: the number a testing tool knows the shown one by.
-  private var presentations = 0
+  @exclusivity(unchecked) @usableFromInline var presentations = 0
 
-  @usableFromInline
+  @inlinable
   init(
     machine: @escaping @Sendable () -> Machine<Child, ChildEvent>, sink: Sink<ChildEvent>,
     host: WeakHost, ids: MachineIDs, tap: (@Sendable (any Sendable) -> Void)?,
@@ -66,7 +70,7 @@ final class PresentedMachine<Child: Equatable & Sendable, ChildEvent: Sendable>:
   }
 
   /// Makes, tells or drops the machine after a new state.
-  @usableFromInline
+  @inlinable
   func follow(_ child: Child?) {
     if let current = shown, let child, isSame(current.child, child) {
       guard current.child != child else { return }
