@@ -119,12 +119,15 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
     return (run, superseded.flatMap { queue.drop($0) })
   }
 
-  /// Removes the work under `key` and the inputs it queued; returns its task to cancel.
+  /// Removes the work under `key` and the inputs it queued; returns its task to cancel. The
+  /// key leaves every prefix of its scope but the one of length `skipped` (taken out already).
   @inlinable
-  mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
+  mutating func remove(_ key: RunKey<OwnedWorkID>, skipping skipped: Int = -1) -> Task<
+    Void, Never
+  >? {
     guard let removed = runs.remove(key) else { return nil }
     if case .id(let owned) = key, let scope = ScopedWorkID.scope(of: key) {
-      unindex(key, slot: owned.owner, scope: scope)
+      unindex(key, slot: owned.owner, scope: scope, skipping: skipped)
     }
     return queue.drop(removed)
   }
@@ -174,21 +177,12 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   @inlinable
   mutating func removeAll(in scope: ScopePrefix, into tasks: inout [Task<Void, Never>]) {
     guard let keys = scopedRuns.removeValue(forKey: scope) else { return }
-    if let key = keys.first { remove(key, skipping: scope.headLength, into: &tasks) }
-    for key in keys.others { remove(key, skipping: scope.headLength, into: &tasks) }
-  }
-
-  /// Removes the scoped run under `key` from the runs and from every prefix of its scope but
-  /// the one of length `skipped`; appends its task to `tasks`.
-  @inlinable
-  mutating func remove(
-    _ key: RunKey<OwnedWorkID>, skipping skipped: Int, into tasks: inout [Task<Void, Never>]
-  ) {
-    guard let removed = runs.remove(key) else { return }
-    if case .id(let owned) = key, let filed = ScopedWorkID.scope(of: key) {
-      unindex(key, slot: owned.owner, scope: filed, skipping: skipped)
+    if let key = keys.first, let task = remove(key, skipping: scope.headLength) {
+      tasks.append(task)
     }
-    if let task = queue.drop(removed) { tasks.append(task) }
+    for key in keys.others {
+      if let task = remove(key, skipping: scope.headLength) { tasks.append(task) }
+    }
   }
 
   /// Files `key` under every prefix of `scope`.

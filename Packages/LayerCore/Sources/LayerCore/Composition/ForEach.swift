@@ -154,17 +154,12 @@ final class RowMachines<ID: Hashable & Sendable, Row: Equatable & Sendable, RowE
   @inlinable
   func make(_ id: ID) -> Entry {
     let first = ids.peek + 1
-    guard let children else {
-      let node = machine(id).build(Wiring(sink: sink(id), host: host, ids: ids))
-      let last = ids.peek
-      return Entry(node: node, machines: first <= last ? first...last : nil)
-    }
-    let child = AnyWorkID(id)
-    let node = machine(id).build(
-      Wiring(sink: children.sink(sink(id), of: child, host: host), host: host, ids: ids))
+    let child = children.map { _ in AnyWorkID(id) }
+    let rowSink = child.flatMap { children?.sink(sink(id), of: $0, host: host) } ?? sink(id)
+    let node = machine(id).build(Wiring(sink: rowSink, host: host, ids: ids))
     let last = ids.peek
     let machines = first <= last ? first...last : nil
-    children.presented(child, machines)
+    if let children, let child { children.presented(child, machines) }
     return Entry(node: node, machines: machines)
   }
 

@@ -88,18 +88,16 @@ final class PresentedMachine<Child: Equatable & Sendable, ChildEvent: Sendable>:
     guard let child else { return }
     presentations += 1
     let first = ids.peek + 1
-    let node: Node<Child>
-    if let children {
-      let number = AnyWorkID(presentations)
-      node = machine().build(
-        Wiring(sink: children.sink(sink, of: number, host: host), host: host, ids: ids))
-      children.presented(number, first <= ids.peek ? first...ids.peek : nil)
-      children.received(number, child)
-    } else {
-      node = machine().build(Wiring(sink: sink, host: host, ids: ids))
-    }
+    let number = children.map { _ in AnyWorkID(presentations) }
+    let childSink = number.flatMap { children?.sink(sink, of: $0, host: host) } ?? sink
+    let node = machine().build(Wiring(sink: childSink, host: host, ids: ids))
     let last = ids.peek
-    shown = (child, node, first <= last ? first...last : nil)
+    let machines = first <= last ? first...last : nil
+    shown = (child, node, machines)
+    if let children, let number {
+      children.presented(number, machines)
+      children.received(number, child)
+    }
     tap?(child)
     node.start()
     node.process(child)
