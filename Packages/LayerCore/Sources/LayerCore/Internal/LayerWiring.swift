@@ -155,9 +155,21 @@ final class EventRoute<Event, GlobalEvent>: Sendable {
   /// The sink for the layer's machine.
   @inlinable
   var sink: Sink<Event> {
-    Sink { [weak self] event, run in
-      guard let self else { return }
-      self.receive(self.map(event), run)
+    // Held weakly through a `weak let`: a closure's own weak capture is a variable, whose every
+    // read is checked for exclusive access at run time.
+    let route = WeakReference(self)
+    return Sink { event, run in
+      guard let route = route.object else { return }
+      route.receive(route.map(event), run)
     }
   }
+}
+
+/// An object held weakly, in a constant.
+@usableFromInline
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+  @usableFromInline weak let object: Object?
+
+  @inlinable
+  init(_ object: Object) { self.object = object }
 }
