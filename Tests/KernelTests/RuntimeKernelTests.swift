@@ -10,24 +10,28 @@ extension DrainQueue {
 @Suite struct DrainQueueBehaviour {
   @Test func theFirstSenderDrainsAndTheOthersOnlyQueue() {
     var queue = DrainQueue<Int>()
-    let first = queue.append(1)
-    let second = queue.append(2)
+    let claim = DrainClaim()
+    let first = queue.append(1, claiming: claim)
+    let second = queue.append(2, claiming: claim)
     #expect(first && !second)
     var taken: [Int] = []
     while let next = queue.nextIfAny() { taken.append(next) }
     #expect(taken == [1, 2])
-    queue.endDrain()
-    #expect(!queue.isDraining)
-    let third = queue.append(3)
+    queue.endDrain(claim)
+    let held = claim.isHeld
+    #expect(!held)
+    let third = queue.append(3, claiming: claim)
     #expect(third)
   }
 
   @Test func messagesWaitUntilTheRuntimeMayDrain() {
     var queue = DrainQueue<String>()
-    let drains = queue.append("event", mayDrain: false)
-    #expect(!drains)
+    let claim = DrainClaim()
+    let drains = queue.append("event", claiming: claim, mayDrain: false)
+    let held = claim.isHeld
+    #expect(!drains && !held)
     queue.insertNext("start")
-    let claimed = queue.claim()
+    let claimed = claim.claim()
     #expect(claimed)
     let first = queue.nextIfAny()
     let second = queue.nextIfAny()
@@ -36,20 +40,22 @@ extension DrainQueue {
 
   @Test func aDrainEndedEarlyKeepsWhatWasNotTaken() {
     var queue = DrainQueue<Int>()
-    _ = queue.append(1)
-    _ = queue.append(2)
+    let claim = DrainClaim()
+    _ = queue.append(1, claiming: claim)
+    _ = queue.append(2, claiming: claim)
     let first = queue.nextIfAny()
     #expect(first == 1)
-    queue.endDrain()
+    queue.endDrain(claim)
     #expect(queue.peek == 2)
-    let claimed = queue.claim()
+    let claimed = claim.claim()
     let second = queue.nextIfAny()
     #expect(claimed && second == 2)
   }
 
   @Test func removingPendingMessagesKeepsTheOthersInOrder() {
     var queue = DrainQueue<Int>()
-    for value in 1...6 { _ = queue.append(value) }
+    let claim = DrainClaim()
+    for value in 1...6 { _ = queue.append(value, claiming: claim) }
     let first = queue.nextIfAny()
     #expect(first == 1)
     queue.removePending { $0.isMultiple(of: 2) }
@@ -60,15 +66,71 @@ extension DrainQueue {
 
   @Test func aLongDrainDropsTakenMessagesAndKeepsOrder() {
     var queue = DrainQueue<Int>()
+    let claim = DrainClaim()
     var taken: [Int] = []
-    _ = queue.append(0)
+    _ = queue.append(0, claiming: claim)
     for value in 1...5_000 {
-      _ = queue.append(value)
+      _ = queue.append(value, claiming: claim)
       if let next = queue.nextIfAny() { taken.append(next) }
     }
     while let next = queue.nextIfAny() { taken.append(next) }
     #expect(taken == Array(0...5_000))
     #expect(queue.messages.count < 5_000)
+  }
+}
+
+@Suite struct DrainClaimBehaviour {
+  @Test func aDrainerLetsGoWithoutTheLockWhenNothingHappened() {
+    let claim = DrainClaim()
+    let claimed = claim.claim()
+    let released = claim.release()
+    let held = claim.isHeld
+    // Free again: the next caller claims it.
+    let claimedAgain = claim.claim()
+    #expect(claimed && released && !held && claimedAgain)
+  }
+
+  @Test func aMessageQueuedMeanwhileMakesTheLockFreeReleaseFail() {
+    let claim = DrainClaim()
+    claim.hold()
+    // Another caller queues under the lock: it does not drain, the drainer must look again.
+    let otherClaimed = claim.claim()
+    let released = claim.release()
+    let held = claim.isHeld
+    #expect(!otherClaimed && !released && held)
+    // The drainer drains, and lets go under the lock once the queue is empty.
+    claim.end()
+    let heldAfterEnd = claim.isHeld
+    let claimedAfterEnd = claim.claim()
+    #expect(!heldAfterEnd && claimedAfterEnd)
+  }
+
+  @Test func aCallerWaitingForIdleIsResumedByTheDrainThatIsInProgress() async {
+    let claim = DrainClaim()
+    var waiters = Waiters()
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      waiters.append(caller)
+      // No drain: idle is decided now (here: not idle, so the caller stays).
+      let notIdle = waiters.settled(isIdle: false, drain: claim)
+      #expect(notIdle.isEmpty)
+      // A drain in progress is asked to look again, and its lock-free release fails.
+      claim.hold()
+      let whileDraining = waiters.settled(isIdle: true, drain: claim)
+      let released = claim.release()
+      #expect(whileDraining.isEmpty && !released)
+      // It ends under the lock, where the caller is resumed.
+      claim.end()
+      let resumed = waiters.settled(isIdle: true, drain: claim)
+      #expect(resumed.count == 1)
+      (resumed.isEmpty ? waiters.take(if: true) : resumed).resumeAll()
+    }
+  }
+
+  @Test func aDrainClaimedWhileCallersWaitEndsUnderTheLock() {
+    let claim = DrainClaim()
+    claim.hold(lookingAgain: true)
+    let released = claim.release()
+    #expect(!released)
   }
 }
 

@@ -9,11 +9,12 @@ import Testing
     // A run's result can arrive while the input that supersedes the run is being handled; the
     // run stays registered until its result is handled, so superseding it drops the result.
     var core = Core(space: Store(position: 0) { $0 })
-    _ = core.enqueue(.plan(.none))
+    let claim = DrainClaim()
+    _ = core.enqueue(.plan(.none), claim)
     let started = core.start(AnyWorkID("work"), isFinite: true)
     let first = try #require(started)
-    _ = core.enqueue(.result(.set(10), from: first.run, rest: []))
-    _ = core.enqueue(.plan(.none))
+    _ = core.enqueue(.result(.set(10), from: first.run, rest: []), claim)
+    _ = core.enqueue(.plan(.none), claim)
     let restarted = core.start(AnyWorkID("work"), isFinite: true)
     let second = try #require(restarted)
     #expect(second.superseded == nil)  // no task attached in this test

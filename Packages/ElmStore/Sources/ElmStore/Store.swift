@@ -128,6 +128,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 @usableFromInline
 final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let core: Lock<StoreCore<State, Action>>
+  /// Who handles the queue; see ``DrainClaim``.
+  @usableFromInline let claim = DrainClaim()
   @usableFromInline let update: @Sendable (inout State, Action) -> Void
   @usableFromInline let effect: Effect<State, Action>
   /// Whether an action with no observer can be applied in place: no effect and no monitor.
@@ -171,9 +173,9 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     calls.attach = { task, run in this.withCore { $0.runs.attach(task, to: run) } }
     // Called from a run's task, which may outlive the store.
     calls.finishRun = { [weak self] run in
-      self?.withCore { core in
-        core.runs.finish(run) != nil ? core.idleWaiters.take(if: core.isIdle) : []
-      }.resumeAll()
+      guard let self else { return }
+      withCore { core in core.runs.finish(run) != nil ? core.settledWaiters(claim) : [] }
+        .resumeAll()
     }
   }
 
@@ -205,9 +207,12 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     // (retained and released) several times more. One lock for the common cases: applied in
     // place when nothing watches, or applied and claimed for notifying when only observers do.
     core.lock()
-    switch core.value.pointee.accept(action, isPlain: isPlain, update: update) {
+    switch core.value.pointee.accept(action, isPlain: isPlain, update: update, claim: claim) {
     case .done:
       return core.unlock()
+    case .mustDrain:
+      core.unlock()
+      return drain()
     case .mustHandle:
       core.unlock()
       return handle(action)
@@ -236,20 +241,24 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   func handle(_ action: Action) {
     guard monitor == nil else {
       // The test store's path: every action through the queue, recorded with its states.
-      if withCore({ $0.enqueue(.action(action, from: nil)) }) { drain() }
+      if withCore({ $0.enqueue(.action(action, from: nil), claim) }) { drain() }
       return
     }
     // A tuple, not an optional step: optionals of generic structs were copied through runtime
     // value witnesses here, which cost more than the rest of the dispatch.
     let (claimed, changed, state, observers) = withCore {
-      core -> (Bool, Bool, State, [Subscriber<State>]) in
-      guard !core.phase.isStopped, core.queue.claim() else {
-        if !core.phase.isStopped { _ = core.queue.append(.action(action, from: nil)) }
-        return (false, false, core.state, [])
+      core -> (Bool?, Bool, State, [Subscriber<State>]) in
+      guard !core.phase.isStopped else { return (false, false, core.state, []) }
+      guard !claim.isHeld else {
+        // The drainer may let go meanwhile (without the lock): then this caller drains.
+        let mustDrain = core.queue.append(.action(action, from: nil), claiming: claim)
+        return (mustDrain ? nil : false, false, core.state, [])
       }
+      claim.hold(lookingAgain: !core.idleWaiters.isEmpty)
       let changed = core.apply(action, update: update)
       return (true, changed, core.state, core.subscribers)
     }
+    guard let claimed else { return drain() }
     guard claimed else { return }
     if gate.enter() {
       notify(observers, of: state, changed: changed)
@@ -263,19 +272,14 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// comes (a presented child's scope: nothing once that child was dismissed).
   @inlinable
   func dispatch(_ action: Action, if condition: @escaping @Sendable (State) -> Bool) {
-    if withCore({ $0.enqueue(.guarded(action, if: condition)) }) { drain() }
+    if withCore({ $0.enqueue(.guarded(action, if: condition), claim) }) { drain() }
   }
 
   /// Ends the drain this caller claimed, or, if something was dispatched meanwhile, drains it.
-  @inlinable
+  @inlinable @inline(__always)
   func finishDrain() {
-    // Usually nothing was dispatched meanwhile: end the drain without copying the state out.
-    let (isDone, waiters) = withCore { core -> (Bool, [CheckedContinuation<Void, Never>]) in
-      guard core.phase.isStopped || !core.queue.hasNext else { return (false, []) }
-      return (true, core.endDrain())
-    }
-    guard isDone else { return drain() }
-    waiters.resumeAll()
+    // Usually nothing was dispatched meanwhile: the drain is given back without the lock.
+    if !claim.release() { drain() }
   }
 
   /// Stops the store: effects are cancelled, observers released, later actions ignored.
@@ -298,7 +302,13 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   /// Effects started with ``EffectLifetime/untilCancelled`` (a timer, say) do not count: a store
   /// waiting only on them is idle. Returns at once after ``stop()``.
   func idle() async {
-    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      core.withLock { core in
+        core.idleWaiters.append(caller)
+        // A drain in progress is asked to look again, and resumes it when it ends.
+        return core.idleWaiters.settled(isIdle: core.isIdle(draining: false), drain: claim)
+      }.resumeAll()
+    }
   }
 
   @inlinable
@@ -310,7 +320,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     let entry = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: observer)
     let mustDrain = withCore { core in
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
-      return core.enqueue(.subscribe(entry))
+      return core.enqueue(.subscribe(entry), claim)
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
@@ -345,7 +355,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
       let (kind, action, state, observers, changed) = withCore { core in
         core.next(
           update: update, recordsStates: recordsStates, handOver: handled == messagesPerTurn,
-          idleWaiters: &waiters, records: &records)
+          idleWaiters: &waiters, records: &records, claim: claim)
       }
       handled += 1
       switch kind {

@@ -15,7 +15,7 @@ extension StoreRuntime: EffectHost {
   @inlinable
   func deliver(_ action: Action, from origin: Run<AnyWorkID>) {
     let mustDrain = withCore { core in
-      core.isLive(origin) ? core.enqueue(.action(action, from: origin)) : false
+      core.isLive(origin) ? core.enqueue(.action(action, from: origin), claim) : false
     }
     if mustDrain { drain() }
   }
@@ -78,7 +78,7 @@ extension StoreRuntime: EffectHost {
     let (tasks, waiters) = withCore { core in
       (
         core.runs.keys(where: matches).compactMap { core.remove($0) },
-        core.idleWaiters.take(if: core.isIdle)
+        core.settledWaiters(claim)
       )
     }
     for task in tasks { task.cancel() }
@@ -89,7 +89,7 @@ extension StoreRuntime: EffectHost {
   @inlinable
   func cancelNow(_ key: RunKey<AnyWorkID>) {
     let (task, waiters) = withCore { core in
-      (core.remove(key), core.idleWaiters.take(if: core.isIdle))
+      (core.remove(key), core.settledWaiters(claim))
     }
     task?.cancel()
     waiters.resumeAll()

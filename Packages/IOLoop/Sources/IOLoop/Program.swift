@@ -215,6 +215,8 @@ where
   App.Outputs == IOOutputs<repeat (each Handler).IO>
 {
   @usableFromInline let core: Lock<ProgramCore<App, App.Input>>
+  /// Who handles the queue; see ``DrainClaim``.
+  @usableFromInline let claim = DrainClaim()
   @usableFromInline let initialOutputs: App.Outputs
   /// The handlers, by IO type, as existentials: an output is handed to its handler through
   /// the handler's own `_handle`, compiled for its type, never through generic code over the
@@ -289,7 +291,7 @@ where
   /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
   /// again, or after ``stop()``, does nothing.
   func start() {
-    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
+    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start, claiming: claim) }
     if mustDrain { drain() }
   }
 
@@ -298,7 +300,12 @@ where
   /// program is stopped when this returns.
   func run() async -> App {
     start()
-    await core.wait(until: { $0.isOver }, park: { $0.endWaiters.append($1) })
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      core.withLock { core in
+        core.endWaiters.append(caller)
+        return core.settledWaiters(claim)
+      }.resumeAll()
+    }
     let final = state
     stop()
     return final
@@ -323,8 +330,9 @@ where
       core.unlock()
       return false
     }
-    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: nil))
+    if claim.isHeld || !locked.pointee.phase.isRunning {
+      // The drainer may let go meanwhile (without the lock): then this caller drains.
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: nil), claim)
       core.unlock()
       if mustDrain { drain() }
       return true
@@ -347,8 +355,8 @@ where
       core.unlock()
       return false
     }
-    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: run))
+    if claim.isHeld || !locked.pointee.phase.isRunning {
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: run), claim)
       core.unlock()
       if mustDrain { drain() }
       return true
@@ -366,7 +374,7 @@ where
     if outputs.isEmpty, locked.pointee.subscribers.isEmpty { return core.unlock() }
     // Observers or outputs: claim the drain, call them outside the lock, then hand over to
     // `drain` for whatever they or other threads sent meanwhile.
-    locked.pointee.queue.startDraining()
+    claim.hold(lookingAgain: locked.pointee.hasWaiters)
     let observers = locked.pointee.subscribers
     let state = locked.pointee.state
     // Entered under the lock: a stop waits for this step's observers and outputs (R6).
@@ -380,20 +388,11 @@ where
     endDrain()
   }
 
-  /// Ends the drain `send` claimed, unless something was queued meanwhile (or the program
-  /// stopped, or somebody waits): then it drains. One lock round in the usual case.
-  @inlinable
+  /// Ends the drain `send` claimed, unless something was queued meanwhile (or somebody waits):
+  /// then it drains. No lock in the usual case.
+  @inlinable @inline(__always)
   func endDrain() {
-    core.lock()
-    let locked = core.value
-    if !locked.pointee.queue.hasNext, !locked.pointee.phase.isStopped,
-      locked.pointee.idleWaiters.isEmpty, locked.pointee.endWaiters.isEmpty
-    {
-      locked.pointee.queue.endDrain()
-      return core.unlock()
-    }
-    core.unlock()
-    drain()
+    if !claim.release() { drain() }
   }
 
   /// Stops the program: running work is cancelled and what it sends later dropped, queued
@@ -420,7 +419,13 @@ where
   /// Returns when no input is queued or handled and no finite work runs. Work started with
   /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
   func idle() async {
-    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      core.withLock { core in
+        core.idleWaiters.append(caller)
+        // A drain in progress is asked to look again, and resumes it when it ends.
+        return core.settledWaiters(claim)
+      }.resumeAll()
+    }
   }
 
   /// Goes on with the drain on a task of the program's own, on its executor.
@@ -440,7 +445,7 @@ where
       core.lock()
       let locked = core.value
       guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
-        let waiters = locked.pointee.endDrain()
+        let waiters = locked.pointee.endDrain(claim)
         core.unlock()
         waiters.resumeAll()
         return
@@ -501,7 +506,7 @@ where
       let id = core.lastObserverID
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
       let subscriber = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: notify)
-      return (id, core.enqueue(.subscribe(subscriber)))
+      return (id, core.enqueue(.subscribe(subscriber), claim))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
@@ -576,7 +581,7 @@ where
 
   @inlinable
   func finish(_ run: Run<OwnedWorkID>) {
-    core.withLock { $0.finish(run) }.resumeAll()
+    core.withLock { $0.finish(run, claim) }.resumeAll()
   }
 
   @usableFromInline
@@ -601,7 +606,7 @@ where
     let (task, waiters) = core.withLock { core in
       (
         core.remove(.id(OwnedWorkID(owner: slot, id: id))),
-        core.takeWaiters()
+        core.settledWaiters(claim)
       )
     }
     task?.cancel()
@@ -612,7 +617,7 @@ where
   @inlinable
   func cancel(slot: Int) {
     let (tasks, waiters) = core.withLock { core in
-      (core.removeAll(slot: slot), core.takeWaiters())
+      (core.removeAll(slot: slot), core.settledWaiters(claim))
     }
     for task in tasks { task.cancel() }
     waiters.resumeAll()
@@ -622,7 +627,7 @@ where
   @inlinable
   func cancel(slot: Int, base: [AnyWorkID], child: () -> AnyWorkID) {
     let (tasks, waiters) = core.withLock { core in
-      (core.removeAll(slot: slot, base: base, child: child), core.takeWaiters())
+      (core.removeAll(slot: slot, base: base, child: child), core.settledWaiters(claim))
     }
     for task in tasks { task.cancel() }
     waiters.resumeAll()
@@ -632,7 +637,7 @@ where
   @inlinable
   func cancel(slot: Int, base: [AnyWorkID], children: () -> [AnyWorkID]) {
     let (tasks, waiters) = core.withLock { core in
-      (core.removeAll(slot: slot, base: base, children: children), core.takeWaiters())
+      (core.removeAll(slot: slot, base: base, children: children), core.settledWaiters(claim))
     }
     for task in tasks { task.cancel() }
     waiters.resumeAll()

@@ -227,6 +227,8 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   @usableFromInline typealias Effect = U.Effect
 
   @usableFromInline let core: Lock<LoopCore<State, Event, Effect>>
+  /// Who handles the queue; see ``DrainClaim``.
+  @usableFromInline let claim = DrainClaim()
   @usableFromInline let update: U
   @usableFromInline let effectHandler: H
   @usableFromInline let executor: (any TaskExecutor)?
@@ -272,7 +274,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// ``stop()``, does nothing.
   @inlinable
   func start() {
-    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start) }
+    let mustDrain = core.withLock { $0.phase.start(&$0.queue, with: .start, claiming: claim) }
     if mustDrain { drain() }
   }
 
@@ -288,8 +290,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     core.lock()
     let locked = core.value
     if locked.pointee.phase.isStopped { return core.unlock() }
-    if locked.pointee.queue.isDraining || !locked.pointee.phase.isRunning || monitor != nil {
-      let mustDrain = locked.pointee.enqueue(.event(event))
+    if !locked.pointee.phase.isRunning || monitor != nil || claim.isHeld {
+      // The drainer may let go meanwhile (without the lock): then this caller drains.
+      let mustDrain = locked.pointee.enqueue(.event(event), claim)
       core.unlock()
       if mustDrain { drain() }
       return
@@ -305,28 +308,30 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       // Only observers to tell: claim the drain, notify outside the lock, then hand over to
       // `drain` for whatever they or other threads sent meanwhile.
       let next = locked.pointee.state
-      locked.pointee.queue.startDraining()
+      claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
       let observers = locked.pointee.subscribers
       core.unlock()
       if gate.enter() {
         observers.notifyEach(of: next) { gate.isStopped }
         gate.leave()
       }
-      return drain()
+      // Nothing sent meanwhile: the drain is given back without the lock.
+      if !claim.release() { drain() }
+      return
     }
-    locked.pointee.queue.startDraining()
+    claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
     let step = locked.pointee.apply(result)
     // Entered under the lock, so a stop waits for this step's cancellations and launches.
     let entered = gate.enter()
     core.unlock()
     perform(step, entered: entered)
-    drain()
+    if !claim.release() { drain() }
   }
 
   /// Queues `event`, to be handled only if `condition` holds for the state when its turn comes.
   @inlinable
   func send(_ event: Event, if condition: @escaping @Sendable (State) -> Bool) {
-    let mustDrain = core.withLock { $0.enqueue(.guarded(event, if: condition)) }
+    let mustDrain = core.withLock { $0.enqueue(.guarded(event, if: condition), claim) }
     if mustDrain { drain() }
   }
 
@@ -352,7 +357,13 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
   /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
   func idle() async {
-    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      core.withLock { core in
+        core.idleWaiters.append(caller)
+        // A drain in progress is asked to look again, and resumes it when it ends.
+        return core.settledWaiters(claim)
+      }.resumeAll()
+    }
   }
 
   /// Calls `observer` with the current state, then with every state that differs from the one
@@ -371,7 +382,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       id += 1
       return id
     }
-    let mustDrain = core.withLock { $0.enqueue(.subscribe(Subscriber(id: id, notify: observer))) }
+    let mustDrain = core.withLock {
+      $0.enqueue(.subscribe(Subscriber(id: id, notify: observer)), claim)
+    }
     if mustDrain { drain() }
     return Subscription { [weak self] in
       self?.core.withLock { core in core.subscribers.removeAll { $0.id == id } }
@@ -389,7 +402,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
       core.lock()
       let locked = core.value
       guard locked.pointee.hasNext else {
-        let waiters = locked.pointee.endDrain()
+        let waiters = locked.pointee.endDrain(claim)
         core.unlock()
         waiters.resumeAll()
         return
@@ -496,7 +509,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   func deliver(_ value: Effect.Result, from run: Run<Effect.ID>) -> Bool {
     let (isLive, mustDrain) = core.withLock { core -> (Bool, Bool) in
       guard core.isLive(run) else { return (false, false) }
-      return (true, core.enqueue(.result(value, from: run)))
+      return (true, core.enqueue(.result(value, from: run), claim))
     }
     if mustDrain { drain() }
     return isLive
@@ -505,7 +518,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   @inlinable
   func becomeLongLived(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { core in
-      core.runs.becomeLongLived(run) ? core.idleWaiters.take(if: core.isIdle) : []
+      core.runs.becomeLongLived(run) ? core.settledWaiters(claim) : []
     }
     waiters.resumeAll()
   }
@@ -513,7 +526,7 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   @inlinable
   func finish(_ run: Run<Effect.ID>) {
     let waiters = core.withLock { core in
-      core.isLive(run) && core.runs.finish(run) != nil ? core.idleWaiters.take(if: core.isIdle) : []
+      core.isLive(run) && core.runs.finish(run) != nil ? core.settledWaiters(claim) : []
     }
     waiters.resumeAll()
   }

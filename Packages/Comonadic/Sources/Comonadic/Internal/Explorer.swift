@@ -12,6 +12,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
   @usableFromInline let core: Lock<ExplorerCore<Environment, W>>
+  /// Who handles the queue; see ``DrainClaim``.
+  @usableFromInline let claim = DrainClaim()
   @usableFromInline let dispatcher: Dispatcher<Environment, W.Focus, W.Action, Input>
   @usableFromInline let environment: Environment
   @usableFromInline let executor: (any TaskExecutor)?
@@ -55,9 +57,13 @@ where W.Action: Sendable, W.Focus: Sendable {
     core.lock()
     let locked = core.value
     if locked.pointee.phase.isStopped { return core.unlock() }
-    if locked.pointee.queue.isDraining {
-      _ = locked.pointee.queue.append(.plan(plan))
-      return core.unlock()
+    if claim.isHeld {
+      // The drainer may let go meanwhile (without the lock): then this caller drains.
+      _ = locked.pointee.queue.append(.plan(plan), claiming: claim, mayDrain: false)
+      let mustDrain = claim.claim()
+      core.unlock()
+      if mustDrain { drain() }
+      return
     }
     if case .action(let action) = plan, locked.pointee.subscribers.isEmpty,
       dispatcher.departures.isEmpty
@@ -65,21 +71,22 @@ where W.Action: Sendable, W.Focus: Sendable {
       locked.pointee.space.select(action)
       return core.unlock()
     }
-    locked.pointee.queue.startDraining()
+    claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
     // Entered under the lock: a stop waits for this input's observers and effects (R6).
     let entered = gate.enter()
     if entered, case .action(let action) = plan {
       // One action: applied in this critical section, not in one more.
       applyLocked(action, locked)
       gate.leave()
-      return drain()
+    } else {
+      core.unlock()
+      if entered {
+        execute(plan)
+        gate.leave()
+      }
     }
-    core.unlock()
-    if entered {
-      execute(plan)
-      gate.leave()
-    }
-    drain()
+    // Nothing queued meanwhile: the drain is given back without the lock.
+    if !claim.release() { drain() }
   }
 
   @inlinable
@@ -230,7 +237,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func deliverResult(_ action: Action, from run: Run<AnyWorkID>, rest: ArraySlice<Step>) {
     let mustDrain = core.withLock { core in
-      core.isLive(run) ? core.enqueue(.result(action, from: run, rest: rest)) : false
+      core.isLive(run) ? core.enqueue(.result(action, from: run, rest: rest), claim) : false
     }
     if mustDrain { drain() }
   }
@@ -267,7 +274,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func deliver(_ action: Action, from run: Run<AnyWorkID>) {
     let mustDrain = core.withLock { core in
-      core.isLive(run) ? core.enqueue(.sent(action, from: run)) : false
+      core.isLive(run) ? core.enqueue(.sent(action, from: run), claim) : false
     }
     if mustDrain { drain() }
   }
@@ -295,7 +302,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.lock()
       let locked = core.value
       guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
-        let waiters = locked.pointee.endDrain()
+        let waiters = locked.pointee.endDrain(claim)
         core.unlock()
         waiters.resumeAll()
         return
@@ -359,7 +366,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       let observer = Subscriber(
         id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify)
       if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
-      return (observer.id, core.enqueue(.subscribe(observer, initial: initial)))
+      return (observer.id, core.enqueue(.subscribe(observer, initial: initial), claim))
     }
     if mustDrain { drain() }
     return Subscription { [weak self] in
@@ -370,7 +377,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Runs `body` in turn with the queue, with the space then; nothing after stop.
   @inlinable
   func inTurn(_ body: @escaping @Sendable (W) -> Void) {
-    if core.withLock({ $0.enqueue(.join(body)) }) { drain() }
+    if core.withLock({ $0.enqueue(.join(body), claim) }) { drain() }
   }
 
   /// Adds an observer at once; only from work run ``inTurn(_:)``.
@@ -397,7 +404,13 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   func idle() async {
-    await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      core.withLock { core in
+        core.idleWaiters.append(caller)
+        // A drain in progress is asked to look again, and resumes it when it ends.
+        return core.idleWaiters.settled(isIdle: core.isIdle(draining: false), drain: claim)
+      }.resumeAll()
+    }
   }
 }
 

@@ -71,16 +71,19 @@ where W.Action: Sendable, W.Focus: Sendable {
     self.watches = watches
   }
 
-  /// Whether nothing is queued or being handled and no finite run is going.
-  @usableFromInline var isIdle: Bool {
-    phase.isStopped || (!queue.isDraining && runs.finiteCount == 0)
+  /// Whether nothing is queued or being handled (`draining`: the explorer's claim says) and no
+  /// finite run is going.
+  @usableFromInline func isIdle(draining: Bool) -> Bool {
+    phase.isStopped || (!draining && runs.finiteCount == 0)
   }
 
   /// Appends `message`, and returns whether the caller must drain the queue.
   @inlinable
-  mutating func enqueue(_ message: Message<Environment, W>) -> Bool {
+  mutating func enqueue(
+    _ message: consuming Message<Environment, W>, _ claim: borrowing DrainClaim
+  ) -> Bool {
     guard !phase.isStopped else { return false }
-    return queue.append(message)
+    return queue.append(message, claiming: claim)
   }
 
   /// Applies `action` to the space; returns whether the focus changed (`true` when no
@@ -99,9 +102,9 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Ends a drain whose queue is empty (or whose explorer stopped), and returns the `idle()`
   /// callers to resume.
   @inlinable
-  mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle)
+  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
+    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
+    return idleWaiters.take(if: isIdle(draining: false))
   }
 
   /// Files a new run under `id`, replacing the one going under it (what that one queued is

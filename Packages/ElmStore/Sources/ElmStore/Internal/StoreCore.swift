@@ -34,6 +34,9 @@ enum StepKind: Sendable {
 enum Acceptance {
   /// Nothing more: the action was applied, queued or dropped.
   case done
+  /// Drain the queue: the action was queued and the drainer let go meanwhile, so the caller
+  /// claimed the drain.
+  case mustDrain
   /// Hand the action to `handle`: an effect or the monitor must see it.
   case mustHandle
   /// Notify the observers: the action was applied and the caller claimed the drain.
@@ -114,16 +117,27 @@ struct StoreCore<State: Sendable, Action: Sendable> {
 
   @usableFromInline init(state: State) { self.state = state }
 
-  /// Whether nothing is queued or being handled and no finite effect runs.
-  @usableFromInline var isIdle: Bool {
-    phase.isStopped || (!queue.isDraining && runs.finiteCount == 0)
+  /// Whether nothing is queued or being handled (`draining`: the store's claim says) and no
+  /// finite effect runs.
+  @usableFromInline func isIdle(draining: Bool) -> Bool {
+    phase.isStopped || (!draining && runs.finiteCount == 0)
   }
 
   /// Appends `message`, and returns whether the caller must drain the queue.
   @inlinable
-  mutating func enqueue(_ message: Message<State, Action>) -> Bool {
+  mutating func enqueue(
+    _ message: consuming Message<State, Action>, _ claim: borrowing DrainClaim
+  ) -> Bool {
     guard !phase.isStopped else { return false }
-    return queue.append(message)
+    return queue.append(message, claiming: claim)
+  }
+
+  /// The `idle()` callers to resume now that a run ended (none while a drain is in progress:
+  /// it resumes them).
+  @inlinable
+  mutating func settledWaiters(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>]
+  {
+    idleWaiters.settled(isIdle: isIdle(draining: false), drain: claim)
   }
 
   /// Takes the next message and applies it, or ends the drain when none is left (and hands
@@ -134,10 +148,10 @@ struct StoreCore<State: Sendable, Action: Sendable> {
   mutating func next(
     update: (inout State, Action) -> Void, recordsStates: Bool, handOver: Bool,
     idleWaiters waiters: inout [CheckedContinuation<Void, Never>],
-    records: inout [Processed<State, Action>]
+    records: inout [Processed<State, Action>], claim: borrowing DrainClaim
   ) -> (StepKind, Action?, State, [Subscriber<State>], changed: Bool) {
     guard !phase.isStopped, queue.hasNext else {
-      waiters = endDrain()
+      waiters = endDrain(claim)
       return (.drained, nil, state, [], false)
     }
     // The drain stays claimed, for the store's task.
@@ -182,19 +196,22 @@ struct StoreCore<State: Sendable, Action: Sendable> {
   /// monitor must see it.
   @inlinable @inline(__always)
   mutating func accept(
-    _ action: Action, isPlain: Bool, update: (inout State, Action) -> Void
+    _ action: Action, isPlain: Bool, update: (inout State, Action) -> Void,
+    claim: borrowing DrainClaim
   ) -> Acceptance {
     if phase.isStopped { return .done }
-    if queue.isDraining {
-      _ = queue.append(.action(action, from: nil))
-      return .done
-    }
+    // `handle` queues it behind a drain in progress too.
     guard isPlain else { return .mustHandle }
+    if claim.isHeld {
+      // The drainer may let go meanwhile (without the lock): then this caller drains.
+      _ = queue.append(.action(action, from: nil), claiming: claim, mayDrain: false)
+      return claim.claim() ? .mustDrain : .done
+    }
     if subscribers.isEmpty {
       update(&state, action)
       return .done
     }
-    queue.startDraining()
+    claim.hold(lookingAgain: !idleWaiters.isEmpty)
     return .applied(changed: apply(action, update: update))
   }
 
@@ -213,9 +230,9 @@ struct StoreCore<State: Sendable, Action: Sendable> {
   /// Ends a drain whose queue is empty (or whose store stopped), and returns the `idle()`
   /// callers to resume.
   @inlinable
-  mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle)
+  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
+    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
+    return idleWaiters.take(if: isIdle(draining: false))
   }
 
   /// Removes the run under `key`, and drops what it queued that was not handled yet. Returns

@@ -3,9 +3,10 @@
 
 /// The queue a runtime handles its messages from, one at a time, in order (R2).
 ///
-/// Whoever appends to an empty, undrained queue claims the *drain*: it takes messages with
-/// ``next()`` while ``hasNext``, then calls ``endDrain()``. Everyone else only appends. Kept
-/// inside the runtime's ``Lock``; the drainer handles each message after unlocking.
+/// Whoever appends to an empty, undrained queue claims the drain (a ``DrainClaim``, kept by the
+/// runtime outside its lock): it takes messages with ``next()`` while ``hasNext``, then calls
+/// ``endDrain(_:keepingCapacity:)``. Everyone else only appends. Kept inside the runtime's
+/// ``Lock``; the drainer handles each message after unlocking.
 ///
 /// Handled messages stay in the buffer until the drain ends, except that a long drain (a fast
 /// stream, observers that keep sending) drops them now and then, so it never keeps them all.
@@ -14,8 +15,6 @@ package struct DrainQueue<Message> {
   @usableFromInline var messages: [Message] = []
   /// The index of the next message.
   @usableFromInline var head = 0
-  /// Whether a caller is draining the queue.
-  @usableFromInline package private(set) var isDraining = false
 
   @inlinable package init() {}
 
@@ -26,11 +25,14 @@ package struct DrainQueue<Message> {
   @inlinable package var peek: Message? { head < messages.count ? messages[head] : nil }
 
   /// Appends `message` and returns whether the caller must drain: `mayDrain` and nobody else
-  /// is draining. A runtime that has not started passes `mayDrain: false`, so messages wait.
+  /// is draining (a drainer is asked to look again). A runtime that has not started passes
+  /// `mayDrain: false`, so messages wait. Call it holding the lock.
   @inlinable
-  package mutating func append(_ message: Message, mayDrain: Bool = true) -> Bool {
+  package mutating func append(
+    _ message: consuming Message, claiming claim: borrowing DrainClaim, mayDrain: Bool = true
+  ) -> Bool {
     messages.append(message)
-    return mayDrain && claim()
+    return mayDrain && claim.claim()
   }
 
   /// Puts `message` before every message not handled yet (`start()` goes before the events sent
@@ -38,21 +40,6 @@ package struct DrainQueue<Message> {
   @inlinable
   package mutating func insertNext(_ message: Message) {
     messages.insert(message, at: head)
-  }
-
-  /// Claims the drain; returns `false` when somebody else has it.
-  @inlinable
-  package mutating func claim() -> Bool {
-    guard !isDraining else { return false }
-    isDraining = true
-    return true
-  }
-
-  /// Claims the drain for a caller that found it free under the same lock (the fast path of a
-  /// send that applies its message in place).
-  @inlinable @inline(__always)
-  package mutating func startDraining() {
-    isDraining = true
   }
 
   /// The next message, out of the queue; call it only when ``hasNext``. A drain loop checks
@@ -69,15 +56,16 @@ package struct DrainQueue<Message> {
     return message
   }
 
-  /// Ends the drain. Messages not handled yet stay queued (a runtime that stopped taking them
-  /// before `start()` keeps them for later).
+  /// Ends the drain: drops what was handled and gives `claim` back. Messages not handled yet
+  /// stay queued (a runtime that stopped taking them before `start()` keeps them for later).
+  /// Call it holding the lock.
   ///
   /// - Parameter keepingCapacity: Whether to keep the buffer for the next drain.
   @inlinable @inline(__always)
-  package mutating func endDrain(keepingCapacity: Bool = true) {
+  package mutating func endDrain(_ claim: borrowing DrainClaim, keepingCapacity: Bool = true) {
     // Usually the buffer is empty (the drainer applied its message in place): nothing to drop.
     if !messages.isEmpty { dropHandled(keepingCapacity: keepingCapacity) }
-    isDraining = false
+    claim.end()
   }
 
   /// Drops the messages already handled.

@@ -27,12 +27,12 @@ extension Phase {
   /// of what was sent before it. Returns whether the caller must drain; nothing happens (and
   /// `false`) when the runtime started or stopped already.
   @inlinable
-  package mutating func start<Message>(_ queue: inout DrainQueue<Message>, with message: Message)
-    -> Bool
-  {
+  package mutating func start<Message>(
+    _ queue: inout DrainQueue<Message>, with message: Message, claiming claim: borrowing DrainClaim
+  ) -> Bool {
     guard self == .created else { return false }
     self = .running
     queue.insertNext(message)
-    return queue.claim()
+    return claim.claim()
   }
 }

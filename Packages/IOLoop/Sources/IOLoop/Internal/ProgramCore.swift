@@ -74,34 +74,52 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
     return (outputs, !isEqual(before, state))
   }
 
-  /// Nothing queued or handled, and no finite work (R7's idle).
-  @inlinable var isIdle: Bool { phase.isStopped || (!queue.isDraining && runs.finiteCount == 0) }
+  /// Nothing queued or handled (`draining`: the program's claim says), and no finite work
+  /// (R7's idle).
+  @inlinable func isIdle(draining: Bool) -> Bool {
+    phase.isStopped || (!draining && runs.finiteCount == 0)
+  }
 
   /// Nothing queued or handled and no work at all: the program is over.
-  @inlinable var isOver: Bool {
-    phase.isStopped || (phase.isRunning && !queue.isDraining && runs.isEmpty)
+  @inlinable func isOver(draining: Bool) -> Bool {
+    phase.isStopped || (phase.isRunning && !draining && runs.isEmpty)
   }
+
+  /// Whether callers wait for idle or for the end.
+  @inlinable var hasWaiters: Bool { !idleWaiters.isEmpty || !endWaiters.isEmpty }
 
   /// Appends `message`; returns whether the caller must drain (never before start).
   @inlinable
-  mutating func enqueue(_ message: Message<State>) -> Bool {
+  mutating func enqueue(_ message: consuming Message<State>, _ claim: borrowing DrainClaim)
+    -> Bool
+  {
     guard !phase.isStopped else { return false }
-    return queue.append(message, mayDrain: phase.isRunning)
+    return queue.append(message, claiming: claim, mayDrain: phase.isRunning)
   }
 
   /// Ends a drain; returns the waiters to resume.
   @inlinable
-  mutating func endDrain() -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(keepingCapacity: !phase.isStopped)
+  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
+    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
     return takeWaiters()
   }
 
-  /// The idle and end waiters whose condition holds now.
+  /// The idle and end waiters whose condition holds now, with no drain in progress.
   @inlinable
   mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
     // Usually nobody waits: no array is built or joined then.
-    if idleWaiters.isEmpty, endWaiters.isEmpty { return [] }
-    return idleWaiters.take(if: isIdle) + endWaiters.take(if: isOver)
+    if !hasWaiters { return [] }
+    return idleWaiters.take(if: isIdle(draining: false))
+      + endWaiters.take(if: isOver(draining: false))
+  }
+
+  /// The waiters to resume now that work ended or a caller began waiting: none while a drain is
+  /// in progress, whose drainer is asked to look again (it resumes them when it ends).
+  @inlinable
+  mutating func settledWaiters(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>]
+  {
+    if !hasWaiters || claim.askToLookAgain() { return [] }
+    return takeWaiters()
   }
 
   /// Files new work under `id` in `slot`, replacing what ran under it (its queued inputs are
@@ -218,12 +236,14 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
 
   /// Ends `run` when its operation returns; returns the waiters to resume.
   @inlinable
-  mutating func finish(_ run: Run<OwnedWorkID>) -> [CheckedContinuation<Void, Never>] {
+  mutating func finish(_ run: Run<OwnedWorkID>, _ claim: borrowing DrainClaim)
+    -> [CheckedContinuation<Void, Never>]
+  {
     guard isLive(run), let key = runs.finish(run) else { return [] }
     if case .id(let owned) = key, let scope = ScopedWorkID.scope(of: key) {
       unindex(key, slot: owned.owner, scope: scope)
     }
-    return takeWaiters()
+    return settledWaiters(claim)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).

@@ -1,17 +1,12 @@
-import Synchronization
-
 /// The engine of a ``Flow``: everything but the user's reference. Machines, their work and
 /// the layers' routes hold it weakly and deliver through it; when the last ``Flow`` reference
 /// goes, the flow's `deinit` stops it, even while work is handing it an event (R6 release).
 @usableFromInline
 final class FlowRuntime<C: Core>: Sendable {
   @usableFromInline let lock: Lock<FlowCore<C>>
-  /// Who handles the queue: ``DrainClaim/draining`` while a caller does, plus
-  /// ``DrainClaim/recheck`` when something it must look at happened meanwhile (a message
-  /// queued, a caller waiting for idle). Set only under the lock; the drainer clears it without
-  /// the lock when nothing happened, so a send that reduced under the lock and delivered outside
-  /// it takes the lock once.
-  @usableFromInline let claim = Atomic<Int>(0)
+  /// Who handles the queue. A send that reduced under the lock and delivered outside it gives
+  /// the drain back without the lock when nothing happened meanwhile: it takes the lock once.
+  @usableFromInline let claim = DrainClaim()
   @usableFromInline let core: C
   /// What the layers that get states do with a new one, in layer order, as one function: a
   /// chain of closures calls each layer's without the retain and release an array's element
@@ -153,7 +148,7 @@ final class FlowRuntime<C: Core>: Sendable {
       guard flow.phase == .created else { return false }
       flow.phase = .running
       flow.queue.insertNext(.start)
-      return claimOrRecheck()
+      return claim.claim()
     }
     if mustDrain { drain() }
   }
@@ -175,8 +170,8 @@ final class FlowRuntime<C: Core>: Sendable {
     } else if locked.pointee.phase.isStopped {
       return lock.unlock()
     }
-    // Only the lock's holders set the claim, so a claim found free stays free while it is held.
-    if claim.load(ordering: .relaxed) != 0 || !locked.pointee.phase.isRunning {
+    // Only the lock's holders claim the drain, so one found free stays free while it is held.
+    if claim.isHeld || !locked.pointee.phase.isRunning {
       let mustDrain = enqueue(.event(event, from: run), in: locked)
       lock.unlock()
       if mustDrain { drain() }
@@ -185,7 +180,7 @@ final class FlowRuntime<C: Core>: Sendable {
     guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
-    claim.store(DrainClaim.draining, ordering: .relaxed)
+    claim.hold()
     // Entered under the lock: a stop waits for this delivery (R6).
     let entered = gate.enter()
     lock.unlock()
@@ -194,11 +189,7 @@ final class FlowRuntime<C: Core>: Sendable {
       gate.leave()
     }
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
-    if !claim.compareExchange(
-      expected: DrainClaim.draining, desired: 0, ordering: .acquiringAndReleasing
-    ).exchanged {
-      drain()
-    }
+    if !claim.release() { drain() }
   }
 
   /// Queues `message` (the caller holds the lock); returns whether the caller must drain.
@@ -207,48 +198,16 @@ final class FlowRuntime<C: Core>: Sendable {
     -> Bool
   {
     guard !locked.pointee.phase.isStopped else { return false }
-    _ = locked.pointee.queue.append(message, mayDrain: false)
-    return locked.pointee.phase.isRunning && claimOrRecheck()
+    _ = locked.pointee.queue.append(message, claiming: claim, mayDrain: false)
+    return locked.pointee.phase.isRunning && claim.claim()
   }
 
-  /// Claims the drain if nobody has it, or asks the drainer to look at the queue and the
-  /// waiters again before it lets go. Call it holding the lock; returns whether it claimed.
-  @inlinable
-  func claimOrRecheck() -> Bool {
-    var current = claim.load(ordering: .relaxed)
-    while true {
-      let isFree = current & DrainClaim.draining == 0
-      let (exchanged, found) = claim.compareExchange(
-        expected: current, desired: isFree ? DrainClaim.draining : current | DrainClaim.recheck,
-        ordering: .acquiringAndReleasing)
-      if exchanged { return isFree }
-      current = found
-    }
-  }
-
-  /// The idle waiters to resume now (the caller holds the lock). While a drain is in progress
-  /// the drainer is asked to look again before it lets go; once it has let go, idle is decided
-  /// here.
+  /// The idle waiters to resume now (the caller holds the lock); while a drain is in progress
+  /// none, and the drainer is asked to look again before it lets go.
   @inlinable
   func settledWaiters(_ flow: inout FlowCore<C>) -> [CheckedContinuation<Void, Never>] {
-    if flow.idleWaiters.isEmpty { return [] }
     if flow.phase.isStopped { return flow.idleWaiters.take(if: true) }
-    if recheckIfDraining() { return [] }
-    return flow.idleWaiters.take(if: flow.isIdle(draining: false))
-  }
-
-  /// Asks the drainer, if there is one, to look again; returns whether there was one.
-  @inlinable
-  func recheckIfDraining() -> Bool {
-    var current = claim.load(ordering: .relaxed)
-    while current & DrainClaim.draining != 0 {
-      let (exchanged, found) = claim.compareExchange(
-        expected: current, desired: current | DrainClaim.recheck,
-        ordering: .acquiringAndReleasing)
-      if exchanged { return true }
-      current = found
-    }
-    return false
+    return flow.idleWaiters.settled(isIdle: flow.isIdle(draining: false), drain: claim)
   }
 
   /// ``Flow/stop()``: the state stops under the lock (work cancelled, the queue dropped), then
@@ -289,11 +248,8 @@ final class FlowRuntime<C: Core>: Sendable {
     while true {
       lock.lock()
       let locked = lock.value
-      // The drainer looks at everything now, so what asked for a second look is seen.
-      claim.store(DrainClaim.draining, ordering: .relaxed)
       guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
-        locked.pointee.queue.endDrain(keepingCapacity: !locked.pointee.phase.isStopped)
-        claim.store(0, ordering: .releasing)
+        locked.pointee.queue.endDrain(claim, keepingCapacity: !locked.pointee.phase.isStopped)
         let waiters = locked.pointee.idleWaiters.take(if: locked.pointee.isIdle(draining: false))
         lock.unlock()
         waiters.resumeAll()
@@ -408,13 +364,4 @@ final class FlowRuntime<C: Core>: Sendable {
     task?.cancel()
     waiters.resumeAll()
   }
-}
-
-/// The values of a flow's drain claim.
-@usableFromInline
-enum DrainClaim {
-  /// A caller is handling the queue.
-  @usableFromInline static let draining = 1
-  /// Something happened that the drainer must look at before it lets go.
-  @usableFromInline static let recheck = 2
 }
