@@ -300,12 +300,8 @@ where
   /// program is stopped when this returns.
   func run() async -> App {
     start()
-    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
-      core.withLock { core in
-        core.endWaiters.append(caller)
-        return core.settledWaiters(claim)
-      }.resumeAll()
-    }
+    await core.waitUntilIdle(
+      drain: claim, isIdle: { $0.isOver(draining: false) }, waiters: { $1(&$0.endWaiters) })
     let final = state
     stop()
     return final
@@ -419,13 +415,8 @@ where
   /// Returns when no input is queued or handled and no finite work runs. Work started with
   /// ``IOLifetime/untilCancelled`` (a timer) does not count. Returns at once after ``stop()``.
   func idle() async {
-    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
-      core.withLock { core in
-        core.idleWaiters.append(caller)
-        // A drain in progress is asked to look again, and resumes it when it ends.
-        return core.settledWaiters(claim)
-      }.resumeAll()
-    }
+    await core.waitUntilIdle(
+      drain: claim, isIdle: { $0.isIdle(draining: false) }, waiters: { $1(&$0.idleWaiters) })
   }
 
   /// Goes on with the drain on a task of the program's own, on its executor.

@@ -357,13 +357,8 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
   /// An effect whose handler returned ``EffectResult/repeating(_:)`` (a timer) does not count:
   /// a loop waiting only on streams is idle. Returns at once after ``stop()``.
   func idle() async {
-    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
-      core.withLock { core in
-        core.idleWaiters.append(caller)
-        // A drain in progress is asked to look again, and resumes it when it ends.
-        return core.settledWaiters(claim)
-      }.resumeAll()
-    }
+    await core.waitUntilIdle(
+      drain: claim, isIdle: { $0.isIdle(draining: false) }, waiters: { $1(&$0.idleWaiters) })
   }
 
   /// Calls `observer` with the current state, then with every state that differs from the one

@@ -404,13 +404,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   }
 
   func idle() async {
-    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
-      core.withLock { core in
-        core.idleWaiters.append(caller)
-        // A drain in progress is asked to look again, and resumes it when it ends.
-        return core.idleWaiters.settled(isIdle: core.isIdle(draining: false), drain: claim)
-      }.resumeAll()
-    }
+    await core.waitUntilIdle(
+      drain: claim, isIdle: { $0.isIdle(draining: false) }, waiters: { $1(&$0.idleWaiters) })
   }
 }
 

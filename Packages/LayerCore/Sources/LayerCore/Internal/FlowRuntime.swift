@@ -220,12 +220,8 @@ final class FlowRuntime<C: Core>: Sendable {
 
   /// ``Flow/idle()``: waits, resumed by whoever settles the flow last.
   func idle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      lock.withLock { flow in
-        flow.idleWaiters.append(continuation)
-        return settledWaiters(&flow)
-      }.resumeAll()
-    }
+    await lock.waitUntilIdle(
+      drain: claim, isIdle: { $0.isIdle(draining: false) }, waiters: { $1(&$0.idleWaiters) })
   }
 
   /// Hands `state` to every layer, in order.

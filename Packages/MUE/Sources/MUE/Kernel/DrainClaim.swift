@@ -99,3 +99,38 @@ extension Waiters {
     return take(if: isIdle)
   }
 }
+
+extension Lock {
+  /// `idle()`: returns at once when the runtime is idle now (`isIdle`, and no drain in
+  /// progress); otherwise files the caller with the waiters `waiters` hands out, to be resumed
+  /// by the drain in progress when it ends (it is asked to look again) or by whatever makes the
+  /// runtime idle later (a run that ends: ``Waiters/settled(isIdle:drain:)``).
+  ///
+  /// ```swift
+  /// await core.waitUntilIdle(
+  ///   drain: claim, isIdle: { $0.isIdle(draining: false) }, waiters: { $1(&$0.idleWaiters) })
+  /// ```
+  // `waiters` is a closure, not a key path: a key path into a core whose type has a parameter
+  // pack (IOLoop's) crashed the runtime of a debug build ("Pack expansion count type should be
+  // a pack").
+  @inlinable
+  package func waitUntilIdle(
+    drain claim: borrowing DrainClaim, isIdle: (inout Value) -> Bool,
+    waiters: (inout Value, (inout Waiters) -> Void) -> Void
+  ) async {
+    await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
+      var resumed: [CheckedContinuation<Void, Never>]?
+      withLock { value in
+        // Idle now: nothing filed (a filed caller costs an allocation).
+        if !claim.isHeld, isIdle(&value) { return }
+        let idle = isIdle(&value)
+        waiters(&value) { waiters in
+          waiters.append(caller)
+          resumed = waiters.settled(isIdle: idle, drain: claim)
+        }
+      }
+      guard let resumed else { return caller.resume() }
+      resumed.resumeAll()
+    }
+  }
+}
