@@ -45,7 +45,7 @@ struct Waiting<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sendab
 /// Everything an explorer guards with its lock: the space it owns and its queue, observers and
 /// runs. A plain state machine; the explorer acts on what it returns after unlocking.
 @usableFromInline
-struct ExplorerCore<Environment: Sendable, W: Space & Sendable>
+struct ExplorerCore<Environment: Sendable, W: Space & Sendable>: RuntimeCore
 where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
@@ -71,21 +71,6 @@ where W.Action: Sendable, W.Focus: Sendable {
     self.watches = watches
   }
 
-  /// Whether nothing is queued or being handled (`draining`: the explorer's claim says) and no
-  /// finite run is going.
-  @usableFromInline func isIdle(draining: Bool) -> Bool {
-    phase.isStopped || (!draining && runs.finiteCount == 0)
-  }
-
-  /// Appends `message`, and returns whether the caller must drain the queue.
-  @inlinable
-  mutating func enqueue(
-    _ message: consuming Message<Environment, W>, _ claim: borrowing DrainClaim
-  ) -> Bool {
-    guard !phase.isStopped else { return false }
-    return queue.append(message, claiming: claim)
-  }
-
   /// Applies `action` to the space; returns whether the focus changed (`true` when no
   /// observer asks).
   @inlinable
@@ -97,14 +82,6 @@ where W.Action: Sendable, W.Focus: Sendable {
     let before = space.focus
     space.select(action)
     return !isEqual(before, space.focus)
-  }
-
-  /// Ends a drain whose queue is empty (or whose explorer stopped), and returns the `idle()`
-  /// callers to resume.
-  @inlinable
-  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle(draining: false))
   }
 
   /// Files a new run under `id`, replacing the one going under it (what that one queued is

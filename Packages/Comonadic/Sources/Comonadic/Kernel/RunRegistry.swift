@@ -354,3 +354,12 @@ extension DrainQueue where Message: RunMessage {
     return removed.task
   }
 }
+
+extension RunRegistry {
+  /// Whether a runtime in `phase` is idle (R7): stopped, or with no drain in progress
+  /// (`draining`) and no finite run going. Runs that last until cancelled (a timer) do not count.
+  @inlinable
+  package func isIdle(in phase: Phase, draining: Bool) -> Bool {
+    phase.isStopped || (!draining && finiteCount == 0)
+  }
+}

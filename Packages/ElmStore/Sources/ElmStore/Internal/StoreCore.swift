@@ -102,7 +102,7 @@ package struct StartedRun: Hashable, Sendable {
 /// Everything a store guards with its lock: a pure state machine; the store acts on what it
 /// returns after unlocking.
 @usableFromInline
-struct StoreCore<State: Sendable, Action: Sendable> {
+struct StoreCore<State: Sendable, Action: Sendable>: RuntimeCore {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.running
   @usableFromInline var queue = DrainQueue<Message<State, Action>>()
@@ -116,29 +116,6 @@ struct StoreCore<State: Sendable, Action: Sendable> {
   @usableFromInline var isEqual: (@Sendable (State, State) -> Bool)?
 
   @usableFromInline init(state: State) { self.state = state }
-
-  /// Whether nothing is queued or being handled (`draining`: the store's claim says) and no
-  /// finite effect runs.
-  @usableFromInline func isIdle(draining: Bool) -> Bool {
-    phase.isStopped || (!draining && runs.finiteCount == 0)
-  }
-
-  /// Appends `message`, and returns whether the caller must drain the queue.
-  @inlinable
-  mutating func enqueue(
-    _ message: consuming Message<State, Action>, _ claim: borrowing DrainClaim
-  ) -> Bool {
-    guard !phase.isStopped else { return false }
-    return queue.append(message, claiming: claim)
-  }
-
-  /// The `idle()` callers to resume now that a run ended (none while a drain is in progress:
-  /// it resumes them).
-  @inlinable
-  mutating func settledWaiters(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>]
-  {
-    idleWaiters.settled(isIdle: isIdle(draining: false), drain: claim)
-  }
 
   /// Takes the next message and applies it, or ends the drain when none is left (and hands
   /// over the `idle()` callers to resume), or, with `handOver`, leaves what is queued to the
@@ -225,14 +202,6 @@ struct StoreCore<State: Sendable, Action: Sendable> {
     let before = state
     update(&state, action)
     return !isEqual(before, state)
-  }
-
-  /// Ends a drain whose queue is empty (or whose store stopped), and returns the `idle()`
-  /// callers to resume.
-  @inlinable
-  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle(draining: false))
   }
 
   /// Removes the run under `key`, and drops what it queued that was not handled yet. Returns

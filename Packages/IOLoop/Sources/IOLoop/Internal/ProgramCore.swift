@@ -77,7 +77,7 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   /// Nothing queued or handled (`draining`: the program's claim says), and no finite work
   /// (R7's idle).
   @inlinable func isIdle(draining: Bool) -> Bool {
-    phase.isStopped || (!draining && runs.finiteCount == 0)
+    runs.isIdle(in: phase, draining: draining)
   }
 
   /// Nothing queued or handled and no work at all: the program is over.
@@ -93,8 +93,7 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   mutating func enqueue(_ message: consuming Message<State>, _ claim: borrowing DrainClaim)
     -> Bool
   {
-    guard !phase.isStopped else { return false }
-    return queue.append(message, claiming: claim, mayDrain: phase.isRunning)
+    queue.append(message, claiming: claim, in: phase, mayDrain: phase.isRunning)
   }
 
   /// Ends a drain; returns the waiters to resume.

@@ -49,6 +49,14 @@ struct FlowCore<C: Core> {
     phase.isStopped || (!draining && !queue.hasNext && runs.finiteCount == 0)
   }
 
+  /// Ends a drain whose queue is empty (or whose flow stopped): gives `claim` back and returns
+  /// the `idle()` callers to resume.
+  @inlinable
+  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
+    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
+    return idleWaiters.take(if: isIdle(draining: false))
+  }
+
   /// Reduces `event` on the state in place; returns the new state if the reducer set one.
   @inlinable
   mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {

@@ -245,8 +245,7 @@ final class FlowRuntime<C: Core>: Sendable {
       lock.lock()
       let locked = lock.value
       guard !locked.pointee.phase.isStopped, locked.pointee.queue.hasNext else {
-        locked.pointee.queue.endDrain(claim, keepingCapacity: !locked.pointee.phase.isStopped)
-        let waiters = locked.pointee.idleWaiters.take(if: locked.pointee.isIdle(draining: false))
+        let waiters = locked.pointee.endDrain(claim)
         lock.unlock()
         waiters.resumeAll()
         return

@@ -35,6 +35,17 @@ package struct DrainQueue<Message> {
     return mayDrain && claim.claim()
   }
 
+  /// Appends `message` unless the runtime is stopped (`phase`), and returns whether the caller
+  /// must drain (as ``append(_:claiming:mayDrain:)``). Call it holding the lock.
+  @inlinable
+  package mutating func append(
+    _ message: consuming Message, claiming claim: borrowing DrainClaim, in phase: Phase,
+    mayDrain: Bool = true
+  ) -> Bool {
+    guard !phase.isStopped else { return false }
+    return append(message, claiming: claim, mayDrain: mayDrain)
+  }
+
   /// Puts `message` before every message not handled yet (`start()` goes before the events sent
   /// ahead of it).
   @inlinable

@@ -79,7 +79,7 @@ struct Step<State: Sendable, Effect: MUE.Effect> {
 
 /// Everything a loop guards with its lock: a state machine the loop acts on after unlocking.
 @usableFromInline
-struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect> {
+struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect>: RuntimeCore {
   @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State, Event, Effect>>()
@@ -95,32 +95,6 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
   @inlinable init(state: State, children: [ChildTracker<State, Effect.ID>] = []) {
     self.state = state
     self.children = children
-  }
-
-  /// Whether nothing is queued or handled (`draining`: the loop's claim says) and no finite
-  /// effect runs.
-  @usableFromInline func isIdle(draining: Bool) -> Bool {
-    phase.isStopped || (!draining && runs.finiteCount == 0)
-  }
-
-  /// Appends `message`; returns whether the caller must drain the queue.
-  @inlinable
-  mutating func enqueue(
-    _ message: consuming Message<State, Event, Effect>, _ claim: borrowing DrainClaim
-  ) -> Bool {
-    guard !phase.isStopped else { return false }
-    // Appended, then claimed: one call that does both inlined into a send's fast path cost
-    // that path registers (3 instructions per message).
-    _ = queue.append(message, claiming: claim, mayDrain: false)
-    return claim.claim()
-  }
-
-  /// The `idle()` callers to resume now that a run ended or a caller began waiting (none while
-  /// a drain is in progress: it resumes them).
-  @inlinable
-  mutating func settledWaiters(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>]
-  {
-    idleWaiters.settled(isIdle: isIdle(draining: false), drain: claim)
   }
 
   /// Whether the message at the head can be handled now: anything after start, only
@@ -171,14 +145,6 @@ struct LoopCore<State: Equatable & Sendable, Event: Sendable, Effect: MUE.Effect
         step.dismissed.append(id)
       }
     }
-  }
-
-  /// Ends a drain whose queue is empty (or whose loop stopped); returns the `idle()` callers.
-  /// Events sent before start stay queued for it.
-  @inlinable
-  mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<Void, Never>] {
-    queue.endDrain(claim, keepingCapacity: !phase.isStopped)
-    return idleWaiters.take(if: isIdle(draining: false))
   }
 
   /// Removes the run under `key` and whatever results it queued; returns its task to cancel.
