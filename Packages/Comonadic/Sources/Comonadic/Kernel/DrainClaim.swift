@@ -121,9 +121,9 @@ extension Lock {
     await withCheckedContinuation { (caller: CheckedContinuation<Void, Never>) in
       var resumed: [CheckedContinuation<Void, Never>]?
       withLock { value in
-        // Idle now: nothing filed (a filed caller costs an allocation).
-        if !claim.isHeld, isIdle(&value) { return }
         let idle = isIdle(&value)
+        // Idle now: nothing filed (a filed caller costs an allocation).
+        if idle, !claim.isHeld { return }
         waiters(&value) { waiters in
           waiters.append(caller)
           resumed = waiters.settled(isIdle: idle, drain: claim)

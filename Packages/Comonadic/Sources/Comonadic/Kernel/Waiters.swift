@@ -82,26 +82,3 @@ package struct Shutdown {
     waiters.resumeAll()
   }
 }
-
-extension Lock {
-  /// Suspends until `isReady` holds for the value; until then `park` files the caller with
-  /// the value's waiters (the runtime resumes them when it becomes ready): `idle()`.
-  ///
-  /// ```swift
-  /// await core.wait(until: { $0.isIdle }, park: { $0.idleWaiters.append($1) })
-  /// ```
-  @inlinable
-  package func wait(
-    until isReady: (Value) -> Bool,
-    park: (inout Value, CheckedContinuation<Void, Never>) -> Void
-  ) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = withLock { value -> Bool in
-        if isReady(value) { return true }
-        park(&value, continuation)
-        return false
-      }
-      if ready { continuation.resume() }
-    }
-  }
-}

@@ -44,9 +44,9 @@ extension RuntimeCore {
   /// Ends a drain whose queue is empty (or whose runtime stopped): gives `claim` back and
   /// returns the `idle()` callers to resume. Messages not handled yet stay queued.
   @inlinable
-  package mutating func endDrain(_ claim: borrowing DrainClaim) -> [CheckedContinuation<
-    Void, Never
-  >] {
+  package mutating func endDrain(_ claim: borrowing DrainClaim)
+    -> [CheckedContinuation<Void, Never>]
+  {
     queue.endDrain(claim, keepingCapacity: !phase.isStopped)
     return idleWaiters.take(if: isIdle(draining: false))
   }
