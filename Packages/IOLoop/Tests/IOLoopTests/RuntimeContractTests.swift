@@ -73,10 +73,7 @@ import Testing
 
   // R4
   @Test func anInputIsAppliedToTheStateWhenItArrives() async {
-    let calls = Recorder<String>()
-    let work = WorkHandler(calls: calls)
-    let main = makeMain(work: work, calls: calls)
-    main.start()
+    let (main, work, _) = startedWithWork()
     main.send(IOInput(.wait(5), nil))
     await eventually { work.gate.waiting == 1 }
     main.send(IOInput(.increment, nil))
@@ -88,10 +85,7 @@ import Testing
 
   // R5
   @Test func supersededWorkIsCancelledAndWhatItSendsLaterDropped() async {
-    let calls = Recorder<String>()
-    let work = WorkHandler(calls: calls)
-    let main = makeMain(work: work, calls: calls)
-    main.start()
+    let (main, work, calls) = startedWithWork()
     main.send(IOInput(.wait(1), nil))
     await eventually { work.gate.waiting == 1 }
     main.send(IOInput(.wait(2), nil))
@@ -104,10 +98,7 @@ import Testing
 
   // R5
   @Test func cancelledWorkSendsNothing() async {
-    let calls = Recorder<String>()
-    let work = WorkHandler(calls: calls)
-    let main = makeMain(work: work, calls: calls)
-    main.start()
+    let (main, work, calls) = startedWithWork()
     main.send(IOInput(.wait(1), nil))
     await eventually { work.gate.waiting == 1 }
     main.send(IOInput(.cancelWait, nil))
@@ -119,10 +110,7 @@ import Testing
 
   // R6
   @Test func afterStopNothingIsHandledOrApplied() async {
-    let calls = Recorder<String>()
-    let work = WorkHandler(calls: calls)
-    let main = makeMain(work: work, calls: calls)
-    main.start()
+    let (main, work, calls) = startedWithWork()
     main.send(IOInput(.wait(1), nil))
     await eventually { work.gate.waiting == 1 }
     let callsBeforeStop = calls.all
@@ -155,10 +143,7 @@ import Testing
 
   // R7
   @Test func idleWaitsForFiniteWorkButNotTimers() async {
-    let calls = Recorder<String>()
-    let work = WorkHandler(calls: calls)
-    let main = makeMain(work: work, calls: calls)
-    main.start()
+    let (main, work, _) = startedWithWork()
     main.send(IOInput(.startTimer, nil))
     await main.idle()
     main.send(IOInput(.wait(3), nil))

@@ -154,6 +154,15 @@ func makeMain(
     work ?? WorkHandler(calls: calls))
 }
 
+/// A started program whose work handler the test controls, with the calls both handlers record.
+func startedWithWork() -> (TallyMain, WorkHandler, Recorder<String>) {
+  let calls = Recorder<String>()
+  let work = WorkHandler(calls: calls)
+  let main = makeMain(work: work, calls: calls)
+  main.start()
+  return (main, work, calls)
+}
+
 /// A value work waits for, ignoring cancellation, until the test opens it.
 final class Gate: Sendable {
   private let state = Lock<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>(

@@ -40,7 +40,7 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
       // The delivery holds the reader (the machine's callback does not).
       return LayerNode(
         deliver: { reader.deliver($0) }, start: node.start, route: route,
-        link: { earlier, gate in
+        chaining: .link { earlier, gate in
           { state in
             earlier(state)
             if !gate.isStopped { reader.deliver(state) }
@@ -67,7 +67,7 @@ public struct Layer<GlobalState: Sendable, GlobalEvent: Sendable>: Sendable {
       }
       return LayerNode(
         deliver: { process(mapper($0)) }, start: node.start, route: nil,
-        link: { earlier, gate in
+        chaining: .link { earlier, gate in
           { state in
             earlier(state)
             if !gate.isStopped { process(mapper(state)) }

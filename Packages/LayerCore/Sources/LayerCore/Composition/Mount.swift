@@ -76,12 +76,14 @@ extension Layer {
       guard let deliver = child.deliver else {
         return LayerNode(deliver: nil, start: child.start, route: child.route)
       }
-      let member = group.map {
-        wiring.host.mountGroups.group(for: $0.token, make: $0.make).member(adding: deliver)
-      }
+      let chaining: LayerNode<ParentState>.Chaining =
+        group.map {
+          .member(
+            wiring.host.mountGroups.group(for: $0.token, make: $0.make).member(adding: deliver))
+        } ?? .around
       return LayerNode(
         deliver: { parent in deliverChild(parent, deliver) }, start: child.start,
-        route: child.route, member: member)
+        route: child.route, chaining: chaining)
     }
   }
 

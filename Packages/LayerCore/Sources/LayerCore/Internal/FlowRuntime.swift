@@ -79,7 +79,7 @@ final class FlowRuntime<C: Core>: Sendable {
 
   /// What the layers that get states do with one, in layer order, as one function: a chain of
   /// closures, each calling the ones before it and then its layer's, which costs less than an
-  /// array's element retains. A layer that can make its own link (``LayerNode/link``: one
+  /// array's element retains. A layer that can make its own link (``LayerNode/Chaining/link(_:)``: one
   /// closure, made where its types are known) makes it; for the others the link is made here,
   /// once for any state, handing the state on by address. No layer gets the state once the flow
   /// stopped (a stop from inside an earlier layer).
@@ -103,7 +103,7 @@ final class FlowRuntime<C: Core>: Sendable {
     }
     for layer in layers {
       guard let deliver = layer.deliver else { continue }
-      if let member = layer.member {
+      if case .member(let member) = layer.chaining {
         if let (first, last) = run, member.group === first.group, member.index == last + 1 {
           run = (first, member.index)
           continue
@@ -114,7 +114,7 @@ final class FlowRuntime<C: Core>: Sendable {
       }
       endRun()
       let earlier = all
-      if let link = layer.link {
+      if case .link(let link) = layer.chaining {
         all = link(earlier, gate)
         continue
       }

@@ -103,13 +103,22 @@ struct LayerNode<GlobalState>: Sendable {
   @usableFromInline let start: @Sendable () -> Void
   /// The layer's event mapping, which only the flow holds strongly.
   @usableFromInline let route: (any AnyObject & Sendable)?
-  /// For a mounted child's layer: its place among the child's layers that get states, through
-  /// which the flow hands the child's state to a run of them at once.
-  @usableFromInline let member: MountGroupMember<GlobalState>?
-  /// The delivery as a link of the flow's chain (see `FlowRuntime.chain`), made where the
-  /// layer's types are known: one closure that calls the links before it and then the
-  /// layer's machine, where a link around ``deliver`` would be a second closure call per layer.
-  @usableFromInline let link: Link?
+  /// How the flow chains ``deliver`` with the other layers' deliveries.
+  @usableFromInline let chaining: Chaining
+
+  /// How a layer's delivery joins the flow's chain (see `FlowRuntime.chain`).
+  @usableFromInline
+  enum Chaining: Sendable {
+    /// A closure around ``LayerNode/deliver``, made by the flow.
+    case around
+    /// For a mounted child's layer: its place among the child's layers that get states, through
+    /// which the flow hands the child's state to a run of them at once.
+    case member(MountGroupMember<GlobalState>)
+    /// A link made where the layer's types are known: one closure that calls the links before
+    /// it and then the layer's machine, where a closure around ``LayerNode/deliver`` would be a
+    /// second closure call per layer.
+    case link(Link)
+  }
 
   /// Makes a link from the links before it and the flow's stop gate: it calls those, then,
   /// unless the flow stopped meanwhile, delivers to its layer.
@@ -122,14 +131,9 @@ struct LayerNode<GlobalState>: Sendable {
   @inlinable
   init(
     deliver: (@Sendable (GlobalState) -> Void)?, start: @escaping @Sendable () -> Void,
-    route: (any AnyObject & Sendable)?, member: MountGroupMember<GlobalState>? = nil,
-    link: Link? = nil
+    route: (any AnyObject & Sendable)?, chaining: Chaining = .around
   ) {
-    self.deliver = deliver
-    self.start = start
-    self.route = route
-    self.member = member
-    self.link = link
+    (self.deliver, self.start, self.route, self.chaining) = (deliver, start, route, chaining)
   }
 }
 

@@ -339,9 +339,9 @@ extension Update {
     event: Event, changing parent: inout Parent, presented path: WritableKeyPath<Parent, State?>,
     effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
   ) -> InPlaceResult<ParentEffect>? {
-    guard parent[keyPath: path] != nil else { return nil }
-    return handle(event: event, changing: &parent[keyPath: path]!).lifted(
-      effect: embed, id: embedID)
+    handlePresented(changing: &parent, at: path, effect: embed, id: embedID) {
+      handle(event: event, changing: &$0)
+    }
   }
 
   /// Handles the result of an effect of the child presented at `path`, in place; `nil` when
@@ -352,9 +352,21 @@ extension Update {
     presented path: WritableKeyPath<Parent, State?>,
     effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID
   ) -> InPlaceResult<ParentEffect>? {
+    handlePresented(changing: &parent, at: path, effect: embed, id: embedID) {
+      handle(result: result, changing: &$0)
+    }
+  }
+
+  /// What both in-place handlers of a presented child do: nothing when nothing is presented,
+  /// else `handleChild` on the child where it is, its effects lifted into the parent's.
+  @inlinable
+  func handlePresented<Parent, ParentEffect: MUE.Effect>(
+    changing parent: inout Parent, at path: WritableKeyPath<Parent, State?>,
+    effect embed: (Effect) -> ParentEffect, id embedID: (Effect.ID) -> ParentEffect.ID,
+    _ handleChild: (inout State) -> InPlaceResult<Effect>
+  ) -> InPlaceResult<ParentEffect>? {
     guard parent[keyPath: path] != nil else { return nil }
-    return handle(result: result, changing: &parent[keyPath: path]!).lifted(
-      effect: embed, id: embedID)
+    return handleChild(&parent[keyPath: path]!).lifted(effect: embed, id: embedID)
   }
 
   /// Handles the `event` of the child presented at `path` in `parent`, value in, value out;
