@@ -64,7 +64,11 @@ struct ViewFans<View> {
   /// equal. Under the lock, so the last view follows the order of the actions.
   @inlinable
   mutating func observers(ofChanged view: View, isSame: (View, View) -> Bool) -> [Observer] {
-    if let last = lastView, isSame(last, view) { return [] }
+    // Moved out, not copied: one retain and release fewer per round.
+    if let last = lastView.take(), isSame(last, view) {
+      lastView = consume last
+      return []
+    }
     lastView = view
     return onViewChange.observers
   }
