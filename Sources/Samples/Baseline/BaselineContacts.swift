@@ -64,9 +64,9 @@ public final class BaselineContacts: Sendable {
 
     var contacts: [Contact]
     var destination = Presented.none
-    var stack: [Screen] = []
-    /// Where each screen is on the stack, by screen id.
-    var positions: [Int: Int] = [:]
+    /// The screens, bottom to top, by screen id: the kernel's list, which the architectures
+    /// share.
+    var stack = IdentifiedList<Int, Screen>()
     var nextScreenID = 1
     var presentations = 0
     var requests = 0
@@ -87,7 +87,7 @@ public final class BaselineContacts: Sendable {
 
     /// The loads the launch screens start with, bottom to top (N1).
     var launchLoads: Effect {
-      Effect(loads: stack.map { Load(screen: $0.id, contactID: $0.contactID, request: $0.request) })
+      Effect(loads: stack.map { Load(screen: $0, contactID: $1.contactID, request: $1.request) })
     }
 
     mutating func handle(_ message: Message) -> Effect? {
@@ -100,23 +100,27 @@ public final class BaselineContacts: Sendable {
         return handle(.form(intent))
       case .detailsAnswered(var screenID, let request, let result):
         // Mutation point (tests only): an answer goes to a loading screen of its contact.
-        if defects.contains(.matchesAnswersByContact), positions[screenID] == nil,
+        if defects.contains(.matchesAnswersByContact), !stack.contains(id: screenID),
           let contactID = answeredContacts[request],
-          let newer = stack.last(where: { $0.contactID == contactID && $0.status == .loading })
+          let newer = stack.values.last(where: {
+            $0.contactID == contactID && $0.status == .loading
+          })
         {
           screenID = newer.id
         }
-        guard let index = positions[screenID],
-          stack[index].request == request || defects.contains(.matchesAnswersByContact),
-          stack[index].status == .loading, let contact = contact(stack[index].contactID)
+        guard let screen = stack[id: screenID],
+          screen.request == request || defects.contains(.matchesAnswersByContact),
+          screen.status == .loading, let contact = contact(screen.contactID)
         else { return nil }
-        switch result {
-        case .success(let details):
-          stack[index].status = .loaded
-          stack[index].text = details
-        case .failure:
-          stack[index].status = .failed
-          stack[index].text = ContactsApp.failedText(name: contact.name)
+        stack.update(id: screenID) { screen in
+          switch result {
+          case .success(let details):
+            screen.status = .loaded
+            screen.text = details
+          case .failure:
+            screen.status = .failed
+            screen.text = ContactsApp.failedText(name: contact.name)
+          }
         }
         touched.append(screenID)
         return nil
@@ -171,7 +175,7 @@ public final class BaselineContacts: Sendable {
         guard action == .confirm else { return nil }
         contacts.removeAll { $0.id == contactID }
         if defects.contains(.keepsScreensOfDeletedContact) { return nil }
-        let removed = stack.filter { $0.contactID == contactID }.map(\.id)
+        let removed = stack.ids { $0.contactID == contactID }
         removeScreens(removed)
         return removed.isEmpty ? nil : Effect(cancelScreens: removed)
       case (.form, _), (.alert, _):
@@ -202,32 +206,36 @@ public final class BaselineContacts: Sendable {
         guard contact(contactID) != nil else { return nil }
         return Effect(loads: [push(contactID)])
       case .back:
-        guard let top = stack.last else { return nil }
-        return close(from: top.id)
+        guard let top = stack.ids.last else { return nil }
+        return close(from: top)
       case .popToRoot:
-        guard let bottom = stack.first else { return nil }
-        return close(from: bottom.id)
+        guard let bottom = stack.ids.first else { return nil }
+        return close(from: bottom)
       case .screen(let screenID, let screenIntent):
-        guard let index = positions[screenID] else { return nil }
+        guard let screen = stack[id: screenID] else { return nil }
         switch screenIntent {
         case .open(let contactID):
           guard contact(contactID) != nil else { return nil }
           var effect = Effect()
-          if index + 1 < stack.count {
-            effect = close(from: stack[index + 1].id) ?? Effect()
+          if stack.ids.last != screenID, let index = stack.ids.lastIndex(of: screenID) {
+            let above = stack.ids[index + 1]
+            effect = close(from: above) ?? Effect()
           }
           effect.loads.append(push(contactID))
           return effect
         case .delete:
-          destination = .alert(contactID: stack[index].contactID)
+          destination = .alert(contactID: screen.contactID)
           return nil
         case .retry:
-          guard stack[index].status == .failed, let contact = contact(stack[index].contactID)
+          guard screen.status == .failed, let contact = contact(screen.contactID)
           else { return nil }
           requests += 1
-          stack[index].status = .loading
-          stack[index].text = ContactsApp.loadingText(name: contact.name)
-          stack[index].request = requests
+          let request = requests
+          stack.update(id: screenID) { screen in
+            screen.status = .loading
+            screen.text = ContactsApp.loadingText(name: contact.name)
+            screen.request = request
+          }
           touched.append(screenID)
           return Effect(loads: [Load(screen: screenID, contactID: contact.id, request: requests)])
         case .close:
@@ -248,38 +256,32 @@ public final class BaselineContacts: Sendable {
       requests += 1
       if defects.contains(.matchesAnswersByContact) { answeredContacts[requests] = contactID }
       // Mutation point (tests only): the next id after the top screen, as if ids were places.
-      let id = defects.contains(.reusesScreenIDs) ? (stack.last?.id ?? 0) + 1 : nextScreenID
+      let id = defects.contains(.reusesScreenIDs) ? (stack.ids.last ?? 0) + 1 : nextScreenID
       nextScreenID = max(nextScreenID, id + 1)
-      positions[id] = stack.count
       stack.append(
         Screen(
           id: id, contactID: contactID, status: .loading,
-          text: ContactsApp.loadingText(name: name), request: requests))
+          text: ContactsApp.loadingText(name: name), request: requests), id: id)
       touched.append(id)
       return Load(screen: id, contactID: contactID, request: requests)
     }
 
-    /// Removes `screenID` and every screen above it, cancelling their loads (R13).
+    /// Removes `screenID` and every screen above it, cancelling their loads (R13). Costs what
+    /// is removed: the screen is looked for from the top, and screens go from the top down.
     private mutating func close(from screenID: Int) -> Effect? {
-      guard let index = positions[screenID] else { return nil }
-      let removed = stack[index...].map(\.id)
-      removeScreens(removed)
+      guard let index = stack.ids.lastIndex(of: screenID) else { return nil }
+      let removed = Array(stack.ids[index...])
+      for id in removed.reversed() { stack.remove(id: id) }
+      // Mutation point (tests only): a removed screen's observers are never told.
+      if !defects.contains(.forgetsRemovedScreens) { touched += removed }
       return Effect(cancelScreens: removed)
     }
 
-    /// Removes the screens `ids`; the rest keep their order. Costs what is removed when the
-    /// removed screens are on top.
+    /// Removes the screens `ids` wherever they are; the rest keep their order.
     private mutating func removeScreens(_ ids: [Int]) {
       guard !ids.isEmpty else { return }
       let gone = Set(ids)
-      let lowest = ids.compactMap { positions[$0] }.min() ?? stack.count
-      if lowest + ids.count == stack.count {
-        stack.removeLast(ids.count)
-      } else {
-        stack.removeAll { gone.contains($0.id) }
-        for index in lowest..<stack.count { positions[stack[index].id] = index }
-      }
-      for id in ids { positions[id] = nil }
+      stack.removeAll { gone.contains($0.id) }
       // Mutation point (tests only): a removed screen's observers are never told.
       if !defects.contains(.forgetsRemovedScreens) { touched += ids }
     }
@@ -295,23 +297,25 @@ public final class BaselineContacts: Sendable {
         shown = .alert(title: ContactsApp.alertTitle(name: contact(contactID)?.name ?? ""))
       }
       return ContactsView(
-        contacts: contacts, destination: shown, stack: stack.map { screenView($0) })
+        contacts: contacts, destination: shown,
+        // The contacts, not the whole model, captured: the closure runs once per screen.
+        stack: stack.map { [contacts] in Self.screenView($1, contacts: contacts) })
     }
 
-    func screenView(_ screen: Screen) -> ScreenView {
+    static func screenView(_ screen: Screen, contacts: [Contact]) -> ScreenView {
       ScreenView(
         screenID: screen.id, contactID: screen.contactID,
-        contactName: contact(screen.contactID)?.name ?? "", status: screen.status,
-        text: screen.text)
+        contactName: contacts.first { $0.id == screen.contactID }?.name ?? "",
+        status: screen.status, text: screen.text)
     }
 
-    mutating func takeTouchedChildren() -> [Int] {
+    mutating func takeTouchedChildren() -> [Int]? {
       defer { touched.removeAll(keepingCapacity: true) }
       return touched
     }
 
     func childView(_ screenID: Int) -> ScreenView? {
-      positions[screenID].map { screenView(stack[$0]) }
+      stack[id: screenID].map { Self.screenView($0, contacts: contacts) }
     }
 
     static func isFinal(_ view: ScreenView?) -> Bool { view == nil }

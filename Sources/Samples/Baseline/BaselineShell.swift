@@ -87,7 +87,7 @@ public final class BaselineShell: Sendable {
         placeName: weather.selected?.name)
     }
 
-    mutating func takeTouchedChildren() -> [ShellTab] {
+    mutating func takeTouchedChildren() -> [ShellTab]? {
       defer { touched.removeAll(keepingCapacity: true) }
       return touched
     }

@@ -30,8 +30,9 @@ public final class BaselineTodos: Sendable {
     }
 
     var isLoaded = false
-    var order: [Int] = []
-    var rows: [Int: Row] = [:]
+    /// The rows in order, by id: the kernel's list, which the architectures share, so a
+    /// change to one row costs the same at any length.
+    var rows = IdentifiedList<Int, Row>()
     var doneCount = 0
     var draft = ""
     var filter = TodoFilter.all
@@ -43,12 +44,14 @@ public final class BaselineTodos: Sendable {
     /// Whether the list changed since the save in flight began.
     var changedWhileSaving = false
     var touched: [Int] = []
+    /// Whether the last message may have changed every row (no list of them is made).
+    var touchedAll = false
     let defects: BaselineDefects
 
     init(defects: BaselineDefects) { self.defects = defects }
 
     var records: [TodoRecord] {
-      order.compactMap { id in rows[id].map { TodoRecord(id: id, title: $0.title, done: $0.done) } }
+      rows.map { id, row in TodoRecord(id: id, title: row.title, done: row.done) }
     }
 
     // side-by-side: todos update+effects
@@ -61,13 +64,9 @@ public final class BaselineTodos: Sendable {
         guard TodosApp.isValid(records) else {
           return Effect(log: TodosApp.unreadableTodosMessage)
         }
-        order = records.map(\.id)
-        rows.reserveCapacity(records.count)
-        for record in records {
-          rows[record.id] = Row(title: record.title, done: record.done)
-          if record.done { doneCount += 1 }
-        }
-        largestID = order.max() ?? 0
+        rows.append(contentsOf: records.lazy.map { ($0.id, Row(title: $0.title, done: $0.done)) })
+        doneCount = records.count { $0.done }
+        largestID = records.lazy.map(\.id).max() ?? 0
         return nil
       case .loadFailed:
         guard !isLoaded else { return nil }
@@ -112,27 +111,33 @@ public final class BaselineTodos: Sendable {
         let title = TodosApp.title(from: draft)
         guard !title.isEmpty, largestID < Int.max else { return false }
         largestID += 1
-        order.append(largestID)
-        rows[largestID] = Row(title: title, done: false)
+        rows.append(Row(title: title, done: false), id: largestID)
         touched.append(largestID)
         draft = ""
         return true
       case .toggleAll:
-        guard !order.isEmpty else { return false }
-        let done = doneCount != order.count
+        guard !rows.isEmpty else { return false }
+        let done = doneCount != rows.count
         // Mutation point (tests only): only the rows the filter shows are toggled.
-        let targets = defects.contains(.togglesVisibleRowsOnly) ? view.visibleIDs : order
-        for id in targets where rows[id]?.done != done {
-          rows[id]?.done = done
-          touched.append(id)
+        if defects.contains(.togglesVisibleRowsOnly) {
+          for id in view.visibleIDs where rows[id: id]?.done != done {
+            rows[id: id]?.done = done
+            touched.append(id)
+          }
+          doneCount = rows.ids { $0.done }.count
+          return true
         }
-        doneCount = order.count { rows[$0]?.done == true }
+        touchedAll = true
+        rows.updateAll { $0.done = done }
+        doneCount = done ? rows.count : 0
         return true
       case .clearCompleted:
         guard doneCount > 0 else { return false }
-        let removed = order.filter { rows[$0]?.done == true }
-        for id in removed { remove(id) }
-        order.removeAll { rows[$0] == nil }
+        rows.removeAll(where: \.done)
+        doneCount = 0
+        if let id = editing?.id, !rows.contains(id: id) { editing = nil }
+        // Mutation point (tests only): a removed row's observers are never told.
+        if !defects.contains(.forgetsRemovedRows) { touchedAll = true }
         return true
       case .filter(let filter):
         self.filter = filter
@@ -143,16 +148,15 @@ public final class BaselineTodos: Sendable {
     }
 
     private mutating func apply(_ intent: TodoRowIntent, to id: Int) -> Bool {
-      guard let row = rows[id] else { return false }
+      guard let row = rows[id: id] else { return false }
       switch intent {
       case .toggle:
-        rows[id]?.done = !row.done
+        rows.update(id: id) { $0.done = !row.done }
         doneCount += row.done ? -1 : 1
         touched.append(id)
         return true
       case .delete:
         remove(id)
-        order.removeAll { $0 == id }
         return true
       case .beginEdit:
         guard editing?.id != id else { return false }
@@ -178,23 +182,27 @@ public final class BaselineTodos: Sendable {
 
     /// Ends the edit in progress as `commitEdit` does (T4); returns whether the list changed.
     private mutating func commitEdit() -> Bool {
-      guard let (id, text) = editing, let row = rows[id] else { return false }
+      guard let (id, text) = editing, let row = rows[id: id] else { return false }
       editing = nil
       touched.append(id)
       let title = TodosApp.title(from: text)
       if title.isEmpty {
         remove(id)
-        order.removeAll { $0 == id }
         return true
       }
-      rows[id]?.title = title
+      rows.update(id: id) { $0.title = title }
       return title != row.title
     }
 
-    /// Removes a row's data (the caller removes it from `order`); ends its edit.
+    /// Removes a row; ends its edit.
     private mutating func remove(_ id: Int) {
-      guard let row = rows.removeValue(forKey: id) else { return }
+      guard let row = rows.remove(id: id) else { return }
       if row.done { doneCount -= 1 }
+      forget(id)
+    }
+
+    /// Ends the edit of a row that goes, and tells its observers.
+    private mutating func forget(_ id: Int) {
       if editing?.id == id { editing = nil }
       // Mutation point (tests only): a removed row's observers are never told.
       if !defects.contains(.forgetsRemovedRows) { touched.append(id) }
@@ -203,22 +211,26 @@ public final class BaselineTodos: Sendable {
     // side-by-side: todos wiring
     var view: TodosView {
       guard isLoaded else { return .loading }
-      let visible =
-        filter == .all ? order : order.filter { filter.shows(done: rows[$0]?.done ?? false) }
+      // A local, so the closure captures the filter, not the whole model.
+      let filter = filter
+      let visible = filter == .all ? rows.ids : rows.ids { filter.shows(done: $0.done) }
       return TodosView(
         status: .ready, draft: draft, visibleIDs: visible,
-        itemsLeftText: TodosApp.itemsLeftText(order.count - doneCount), filter: filter,
-        allDone: !order.isEmpty && doneCount == order.count, canToggleAll: !order.isEmpty,
+        itemsLeftText: TodosApp.itemsLeftText(rows.count - doneCount), filter: filter,
+        allDone: !rows.isEmpty && doneCount == rows.count, canToggleAll: !rows.isEmpty,
         canClearCompleted: doneCount > 0, editingID: editing?.id)
     }
 
-    mutating func takeTouchedChildren() -> [Int] {
-      defer { touched.removeAll(keepingCapacity: true) }
-      return touched
+    mutating func takeTouchedChildren() -> [Int]? {
+      defer {
+        touched.removeAll(keepingCapacity: true)
+        touchedAll = false
+      }
+      return touchedAll ? nil : touched
     }
 
     func childView(_ id: Int) -> TodoRowView? {
-      guard isLoaded, let row = rows[id] else { return nil }
+      guard isLoaded, let row = rows[id: id] else { return nil }
       let edited = editing?.id == id
       return TodoRowView(
         id: id, title: row.title, done: row.done, isEditing: edited,

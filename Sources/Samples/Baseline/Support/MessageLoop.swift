@@ -18,10 +18,11 @@ protocol LoopModel: Sendable {
   /// What a child's observer receives.
   associatedtype ChildView: Equatable & Sendable = Never
 
-  /// The children the last handled message may have changed; the loop compares their views
-  /// with what their observers last received. Only these are looked at, so a message that
-  /// touches one row costs the same whatever the number of rows.
-  mutating func takeTouchedChildren() -> [Child]
+  /// The children the last handled message may have changed, or `nil` when it may have changed
+  /// any (a toggle of every row); the loop compares their views with what their observers last
+  /// received. Only these (or, when there are more of them, the observed children) are looked
+  /// at, so a message that touches one row costs the same whatever the number of rows.
+  mutating func takeTouchedChildren() -> [Child]?
 
   /// The view of `child` now.
   func childView(_ child: Child) -> ChildView
@@ -35,7 +36,7 @@ protocol LoopModel: Sendable {
 
 extension LoopModel where Child == Never {
   static var hasChildren: Bool { false }
-  mutating func takeTouchedChildren() -> [Never] { [] }
+  mutating func takeTouchedChildren() -> [Never]? { [] }
   func childView(_ child: Never) -> Never {}
   static func isFinal(_ view: Never) -> Bool {}
 }
@@ -46,16 +47,16 @@ extension LoopModel {
 }
 
 /// The whole runtime of the plain-Swift baseline: a model behind a `Lock`, and a FIFO of
-/// messages drained by whichever caller finds the loop idle. A message sent while another is
+/// messages handled by one caller at a time. A caller that finds nobody handling messages
+/// handles its own at once, in the critical section that receives it: one lock round trip per
+/// message, what a careful engineer writes without a framework. A message sent while another is
 /// handled (from an observer, another thread, or an effect) is queued behind it, never nested
-/// (R2); the observer is called outside the lock, in order, by the one draining caller.
+/// (R2); observers are called outside the lock, in order, by the one handling caller.
 final class MessageLoop<Model: LoopModel>: Sendable {
   private struct State {
     var model: Model
     var lastView: Model.View
-    var queue: [Model.Message] = []
-    var head = 0
-    var isDraining = false
+    var queue = DrainQueue<Model.Message>()
     var isStarted = false
     var isStopped = false
     var ignoresIntents = false
@@ -73,14 +74,21 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     var last: Model.ChildView?
   }
 
+  /// What one handled message owes outside the lock.
   private struct Next {
     var observer: (@Sendable (Model.View) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
     var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)]? = nil
+
+    /// Whether it owes nothing: no gate section is entered for it.
+    var isEmpty: Bool { changedView == nil && effect == nil && childCalls == nil }
   }
 
   private let state: Lock<State>
+  /// Who handles messages now (the kernel's atomic claim: taken under the lock, given back
+  /// without it when nothing was queued meanwhile).
+  private let claim = DrainClaim()
   private let defects: BaselineDefects
   /// Where everything the loop and its effects begin begins: observer calls, environment calls.
   /// `stop()` closes it and waits for what began on other threads (R6).
@@ -109,11 +117,12 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     let started = state.withLock { state -> (Model.View, [ChildCall])? in
       guard !state.isStarted, !state.isStopped else { return nil }
       state.isStarted = true
-      state.isDraining = true
+      // The caller drains next: until then, messages wait.
+      claim.hold()
       state.observer = observer
       var calls: [ChildCall] = []
       for child in Array(state.childObservers.keys) {
-        calls += Self.notify(child, in: &state, force: true)
+        Self.notify(child, in: &state, force: true, into: &calls)
       }
       return (state.lastView, calls)
     }
@@ -150,62 +159,102 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     let touched = state.model.takeTouchedChildren()
     guard !state.childObservers.isEmpty else { return nil }
     var calls: [ChildCall] = []
-    for child in touched where state.childObservers[child] != nil {
-      calls += notify(child, in: &state, force: false)
+    if let touched, touched.count <= state.childObservers.count {
+      // One lookup per touched child, in `notify`.
+      for child in touched { notify(child, in: &state, force: false, into: &calls) }
+    } else {
+      // More touched than observed: each observed child is compared instead (R11 leaves the
+      // order of one message's child calls open).
+      for child in Array(state.childObservers.keys) {
+        notify(child, in: &state, force: false, into: &calls)
+      }
     }
     // Mutation point (tests only): every child observer is called when any child changed.
-    if !touched.isEmpty, defects.contains(.notifiesEveryChild) {
-      for child in Array(state.childObservers.keys) where !touched.contains(child) {
-        calls += notify(child, in: &state, force: true)
+    if touched?.isEmpty != true, defects.contains(.notifiesEveryChild) {
+      for child in Array(state.childObservers.keys) where touched?.contains(child) == false {
+        notify(child, in: &state, force: true, into: &calls)
       }
     }
     return calls.isEmpty ? nil : calls
   }
 
-  /// The calls owed to `child`'s observers: those whose last view differs (every one, when
-  /// `force`). Observers that received a final view are removed.
-  private static func notify(_ child: Model.Child, in state: inout State, force: Bool)
-    -> [ChildCall]
-  {
-    guard var observers = state.childObservers[child] else { return [] }
+  /// Adds to `calls` the calls owed to `child`'s observers: those whose last view differs (every
+  /// one, when `force`). Observers that received a final view are removed.
+  private static func notify(
+    _ child: Model.Child, in state: inout State, force: Bool, into calls: inout [ChildCall]
+  ) {
+    guard let slot = state.childObservers.index(forKey: child) else { return }
     let view = state.model.childView(child)
-    var calls: [ChildCall] = []
-    for index in observers.indices where force || observers[index].last != view {
-      observers[index].last = view
-      calls.append((observers[index].observe, view))
-    }
     if Model.isFinal(view) {
-      state.childObservers[child] = nil
-    } else if !calls.isEmpty {
-      state.childObservers[child] = observers
+      for observer in state.childObservers.values[slot] where force || observer.last != view {
+        calls.append((observer.observe, view))
+      }
+      state.childObservers.remove(at: slot)
+      return
     }
-    return calls
+    // Changed where they are, not copied out and written back (a copy of the array each time).
+    for index in state.childObservers.values[slot].indices {
+      guard force || state.childObservers.values[slot][index].last != view else { continue }
+      state.childObservers.values[slot][index].last = view
+      calls.append((state.childObservers.values[slot][index].observe, view))
+    }
   }
 
-  /// Queues `message` and, if no one else is draining, drains the queue on this thread.
+  /// Handles `message` at once when nobody else is handling messages, or queues it behind the
+  /// one who is (who then handles it).
   ///
   /// - Parameter isIntent: Whether the message comes from the user rather than an effect.
   func send(_ message: Model.Message, isIntent: Bool, perform: (Model.Effect) -> Void) {
-    let mustDrain = state.withLock { state in
-      guard state.isStarted, !state.isStopped, !(isIntent && state.ignoresIntents) else {
-        return false
-      }
-      state.queue.append(message)
+    state.lock()
+    let locked = state.value
+    guard locked.pointee.isStarted, !locked.pointee.isStopped,
+      !(isIntent && locked.pointee.ignoresIntents)
+    else { return state.unlock() }
+    if claim.isHeld {
       // Mutation point (tests only): handling a message sent mid-handling at once, nested.
-      if state.isDraining, !defects.contains(.nestsMessages) { return false }
-      state.isDraining = true
-      return true
+      if defects.contains(.nestsMessages) {
+        let next = Self.handle(message, in: &locked.pointee, defects: defects)
+        state.unlock()
+        return deliver(next, perform: perform)
+      }
+      // The handler may let go meanwhile (without the lock): then this caller drains.
+      let mustDrain = locked.pointee.queue.append(message, claiming: claim)
+      state.unlock()
+      if mustDrain { drain(perform: perform) }
+      return
     }
-    if mustDrain { drain(perform: perform) }
+    claim.hold()
+    if !Model.hasChildren, locked.pointee.observer == nil {
+      // Nobody observes: the model's work and its effect, nothing else.
+      let effect = locked.pointee.model.handle(message)
+      state.unlock()
+      if let effect { deliver(effect, perform: perform) }
+    } else if !Model.hasChildren, let observer = locked.pointee.observer {
+      // One observer and no children: the view, compared with the last, and the effect.
+      let effect = locked.pointee.model.handle(message)
+      let view = locked.pointee.model.view
+      // Mutation point (tests only): the observer is called for every message.
+      let changed = view != locked.pointee.lastView || defects.contains(.notifiesUnchangedViews)
+      if changed { locked.pointee.lastView = view }
+      state.unlock()
+      if changed || effect != nil, gate.enter() {
+        if changed { observer(view) }
+        if let effect, !gate.isStopped { perform(effect) }
+        gate.leave()
+      }
+    } else {
+      let next = Self.handle(message, in: &locked.pointee, defects: defects)
+      state.unlock()
+      deliver(next, perform: perform)
+    }
+    // Nothing queued meanwhile: given back without the lock.
+    if !claim.release() { drain(perform: perform) }
   }
 
   /// Handles queued messages until none is left (or the loop stopped), at most
   /// `messagesPerTurn` of them on this thread: then a task of the loop's own goes on with the
-  /// rest, so a `send` returns however fast messages arrive (SPEC R6, progress).
-  ///
-  /// What a message starts — observer calls, then its effect — runs in a section of ``gate``,
-  /// each part only while the gate is open: a stop from inside an observer ends the message's
-  /// deliveries there, and a stop on another thread waits for the section (R6).
+  /// rest, so a `send` returns however fast messages arrive (SPEC R6, progress). Call it
+  /// holding the claim (after `start`, or when `send` says so).
   func drain(perform: (Model.Effect) -> Void) {
     var handled = 0
     while true {
@@ -213,23 +262,47 @@ final class MessageLoop<Model: LoopModel>: Sendable {
         if handOverIfQueued() { return }
         handled = 0
       }
-      guard let next = takeNext() else { return }
-      handled += 1
-      guard gate.enter() else { continue }
-      if let view = next.changedView { next.observer?(view) }
-      if let calls = next.childCalls {
-        for (observe, view) in calls where !gate.isStopped { observe(view) }
+      state.lock()
+      let locked = state.value
+      guard !locked.pointee.isStopped, locked.pointee.queue.hasNext else {
+        locked.pointee.queue.endDrain(claim)
+        return state.unlock()
       }
-      if let effect = next.effect, !gate.isStopped { perform(effect) }
-      gate.leave()
+      let message = locked.pointee.queue.next()
+      let next = Self.handle(message, in: &locked.pointee, defects: defects)
+      state.unlock()
+      handled += 1
+      deliver(next, perform: perform)
     }
+  }
+
+  /// What a message starts — observer calls, then its effect — in a section of ``gate``, each
+  /// part only while the gate is open: a stop from inside an observer ends the message's
+  /// deliveries there, and a stop on another thread waits for the section (R6).
+  @inline(__always)
+  private func deliver(_ next: Next, perform: (Model.Effect) -> Void) {
+    if next.isEmpty { return }
+    guard gate.enter() else { return }
+    if let view = next.changedView { next.observer?(view) }
+    if let calls = next.childCalls {
+      for (observe, view) in calls where !gate.isStopped { observe(view) }
+    }
+    if let effect = next.effect, !gate.isStopped { perform(effect) }
+    gate.leave()
+  }
+
+  /// An effect alone, in a section of ``gate``.
+  private func deliver(_ effect: Model.Effect, perform: (Model.Effect) -> Void) {
+    guard gate.enter() else { return }
+    perform(effect)
+    gate.leave()
   }
 
   /// After a turn: when messages wait, a task of the loop's own goes on with them (the drain
   /// stays claimed for it) and the caller returns.
   private func handOverIfQueued() -> Bool {
     let performer = state.withLock { state in
-      !state.isStopped && state.head < state.queue.count ? state.performer : nil
+      !state.isStopped && state.queue.hasNext ? state.performer : nil
     }
     guard let performer else { return false }
     Task(executorPreference: executor) { [weak self] in self?.drain(perform: performer) }
@@ -242,31 +315,25 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     state.withLock { $0.performer = perform }
   }
 
-  /// Takes and handles the next message; `nil` when the drain ends.
-  private func takeNext() -> Next? {
-    state.withLock { state -> Next? in
-      guard !state.isStopped, state.head < state.queue.count else {
-        state.isDraining = false
-        state.queue.removeAll(keepingCapacity: true)
-        state.head = 0
-        return nil
-      }
-      let message = state.queue[state.head]
-      state.head += 1
-      let effect = state.model.handle(message)
-      var childCalls: [ChildCall]?
-      if Model.hasChildren { childCalls = Self.childCalls(in: &state, defects: defects) }
-      // With no root observer no view is made: what the message costs is the model's.
-      guard state.observer != nil else { return Next(effect: effect, childCalls: childCalls) }
-      let view = state.model.view
-      // Mutation point (tests only): the observer is called for every message.
-      guard view != state.lastView || defects.contains(.notifiesUnchangedViews) else {
-        return Next(effect: effect, childCalls: childCalls)
-      }
-      state.lastView = view
-      return Next(
-        observer: state.observer, changedView: view, effect: effect, childCalls: childCalls)
+  /// Applies `message` to the model and works out what it owes: the observers' calls (when the
+  /// view changed) and its effect. Called holding the lock.
+  @inline(__always)
+  private static func handle(
+    _ message: Model.Message, in state: inout State, defects: BaselineDefects
+  ) -> Next {
+    let effect = state.model.handle(message)
+    var childCalls: [ChildCall]?
+    if Model.hasChildren { childCalls = Self.childCalls(in: &state, defects: defects) }
+    // With no root observer no view is made: what the message costs is the model's.
+    guard state.observer != nil else { return Next(effect: effect, childCalls: childCalls) }
+    let view = state.model.view
+    // Mutation point (tests only): the observer is called for every message.
+    guard view != state.lastView || defects.contains(.notifiesUnchangedViews) else {
+      return Next(effect: effect, childCalls: childCalls)
     }
+    state.lastView = view
+    return Next(
+      observer: state.observer, changedView: view, effect: effect, childCalls: childCalls)
   }
 
   /// Mutation point (tests only): handles `message` on a copy of the model taken outside the
@@ -301,7 +368,6 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       state.observer = nil
       state.childObservers.removeAll()
       state.queue.removeAll()
-      state.head = 0
     }
     if !defects.contains(.appliesResultsAfterStop) { gate.stop() }
   }

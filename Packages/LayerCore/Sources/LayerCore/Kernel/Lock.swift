@@ -21,9 +21,10 @@
 /// exclusivity checks a class's stored property would pay on every dispatch.
 @usableFromInline
 package final class Lock<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only touched inside `withLock`, while `mutex` is held.
+  // @unchecked: `value` is only touched inside `withLock`, or between `lock()` and `unlock()`.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline let value: UnsafeMutablePointer<Value>
+  /// The value; touch it only between ``lock()`` and ``unlock()`` (or in ``withLock(_:)``).
+  @usableFromInline package let value: UnsafeMutablePointer<Value>
 
   /// Allocates the mutex and the value in one block: one allocation fewer per lock, and every
   /// runtime, subscription and test tool makes several.
