@@ -148,13 +148,24 @@ public final class BaselineTodos: Sendable {
     }
 
     private mutating func apply(_ intent: TodoRowIntent, to id: Int) -> Bool {
+      if case .toggle = intent {
+        // One lookup: the row changed where it is.
+        guard
+          let done = rows.update(
+            id: id,
+            { row in
+              row.done.toggle()
+              return row.done
+            })
+        else { return false }
+        doneCount += done ? 1 : -1
+        touched.append(id)
+        return true
+      }
       guard let row = rows[id: id] else { return false }
       switch intent {
       case .toggle:
-        rows.update(id: id) { $0.done = !row.done }
-        doneCount += row.done ? -1 : 1
-        touched.append(id)
-        return true
+        return false  // Handled above.
       case .delete:
         remove(id)
         return true

@@ -79,7 +79,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     var observer: (@Sendable (Model.View) -> Void)?
     var changedView: Model.View?
     var effect: Model.Effect?
-    var childCalls: [(@Sendable (Model.ChildView) -> Void, Model.ChildView)]? = nil
+    var childCalls: [ChildCall]? = nil
 
     /// Whether it owes nothing: no gate section is entered for it.
     var isEmpty: Bool { changedView == nil && effect == nil && childCalls == nil }
@@ -128,13 +128,19 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     }
     guard let (view, calls) = started else { return false }
     gate.ifOpen {
-      for (observe, childView) in calls where !gate.isStopped { observe(childView) }
+      for call in calls where !gate.isStopped { call.observe(call.view) }
       if let observer, !gate.isStopped { observer(view) }
     }
     return true
   }
 
-  private typealias ChildCall = (@Sendable (Model.ChildView) -> Void, Model.ChildView)
+  /// A child observer to call with a view. A struct, not a tuple: a closure kept in an array
+  /// of tuples is kept at the array's abstraction, and is wrapped again (an allocation) when
+  /// it is put in.
+  private struct ChildCall {
+    let observe: @Sendable (Model.ChildView) -> Void
+    let view: Model.ChildView
+  }
 
   /// Observes one child (R11): its current view at once (at start, if not started yet), then
   /// its changes, until a final view.
@@ -163,11 +169,17 @@ final class MessageLoop<Model: LoopModel>: Sendable {
       // One lookup per touched child, in `notify`.
       for child in touched { notify(child, in: &state, force: false, into: &calls) }
     } else {
-      // More touched than observed: each observed child is compared instead (R11 leaves the
-      // order of one message's child calls open).
-      for child in Array(state.childObservers.keys) {
-        notify(child, in: &state, force: false, into: &calls)
+      // More touched than observed: each observed child is compared instead, walked where it
+      // is, not looked up (R11 leaves the order of one message's child calls open).
+      var finals: [Model.Child] = []
+      var slot = state.childObservers.startIndex
+      while slot != state.childObservers.endIndex {
+        if notify(at: slot, in: &state, force: false, into: &calls) {
+          finals.append(state.childObservers.keys[slot])
+        }
+        state.childObservers.formIndex(after: &slot)
       }
+      for child in finals { state.childObservers[child] = nil }
     }
     // Mutation point (tests only): every child observer is called when any child changed.
     if touched?.isEmpty != true, defects.contains(.notifiesEveryChild) {
@@ -184,20 +196,26 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     _ child: Model.Child, in state: inout State, force: Bool, into calls: inout [ChildCall]
   ) {
     guard let slot = state.childObservers.index(forKey: child) else { return }
-    let view = state.model.childView(child)
-    if Model.isFinal(view) {
-      for observer in state.childObservers.values[slot] where force || observer.last != view {
-        calls.append((observer.observe, view))
-      }
+    if notify(at: slot, in: &state, force: force, into: &calls) {
       state.childObservers.remove(at: slot)
-      return
     }
+  }
+
+  /// Adds to `calls` the calls owed to the observers at `slot`; returns whether their child's
+  /// view is final (the caller removes them). Changes nothing but their last views, so the
+  /// dictionary's indices stay valid.
+  private static func notify(
+    at slot: Dictionary<Model.Child, [ChildObserver]>.Index, in state: inout State, force: Bool,
+    into calls: inout [ChildCall]
+  ) -> Bool {
+    let view = state.model.childView(state.childObservers.keys[slot])
     // Changed where they are, not copied out and written back (a copy of the array each time).
     for index in state.childObservers.values[slot].indices {
       guard force || state.childObservers.values[slot][index].last != view else { continue }
       state.childObservers.values[slot][index].last = view
-      calls.append((state.childObservers.values[slot][index].observe, view))
+      calls.append(ChildCall(observe: state.childObservers.values[slot][index].observe, view: view))
     }
+    return Model.isFinal(view)
   }
 
   /// Handles `message` at once when nobody else is handling messages, or queues it behind the
@@ -285,7 +303,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
     guard gate.enter() else { return }
     if let view = next.changedView { next.observer?(view) }
     if let calls = next.childCalls {
-      for (observe, view) in calls where !gate.isStopped { observe(view) }
+      for call in calls where !gate.isStopped { call.observe(call.view) }
     }
     if let effect = next.effect, !gate.isStopped { perform(effect) }
     gate.leave()
