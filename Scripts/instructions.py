@@ -57,11 +57,14 @@ OPERATIONS.update({
     "contacts.push-pop.observed.10": 50, "contacts.push-pop.observed.1000": 50,
     "contacts.pop-to-root.1000": 4_000, "contacts.sheet": 1_000,
 })
+# The SwiftUI path (Sources/Workloads/ObservationWorkloads.swift): through each Observation
+# adapter to its objects on the main actor.
+OPERATIONS.update({"observation.toggle.10000": 200, "observation.tick": 200})
 PREPARED_BASE = {"contacts.pop-to-root.1000"}
 ASYNCHRONOUS = {
     "ticks", "typing", "roundtrip", "lifecycle", "ticks.laps.10", "ticks.laps.1000",
     "ticks.laps.10000", "counter.increments",
-} | {name for name in OPERATIONS if name.startswith(("todos.", "shell.", "contacts."))}
+} | {name for name in OPERATIONS if name.startswith(("todos.", "shell.", "contacts.", "observation."))}
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 
 

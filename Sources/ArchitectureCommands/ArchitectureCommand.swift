@@ -118,9 +118,9 @@ public enum ArchitectureCommand {
   /// `architectures`, and exits with its status (0 passed, 1 failed, 2 a usage error).
   ///
   /// Call it from a synchronous `main.swift` (no top-level `await`): it runs the command on a
-  /// task while the main thread waits. Not an `async` main: that parks the main thread in
-  /// `dispatchMain()`, whose `sigsuspend` crashes valgrind 3.19, and `measure` exists to run
-  /// under callgrind.
+  /// task while the main thread runs its run loop, which serves the main actor. Not an `async`
+  /// main: that parks the main thread in `dispatchMain()`, whose `sigsuspend` crashes valgrind
+  /// 3.19, and `measure` exists to run under callgrind.
   ///
   /// - Parameter architectures: Architectures of your own, each with the apps it implements
   ///   (any of them; a counter alone is enough) and, optionally, a ``TallySubject`` for the
@@ -135,16 +135,14 @@ public enum ArchitectureCommand {
       exit(2)
     }
     Catalog.add(architectures)
-    let status = Lock<Int32>(0)
-    let done = DispatchSemaphore(value: 0)
-    // Detached: `main` runs on the main actor, which the wait below blocks.
+    // Detached: `main` runs on the main actor, which the main thread serves below.
     Task.detached {
       let code = await run()
-      status.withLock { $0 = code }
-      done.signal()
+      exit(code)
     }
-    done.wait()
-    exit(status.withLock { $0 })
+    // The main thread serves the main actor (the Observation adapters deliver there) by running
+    // its run loop, which waits in `epoll` while nothing is queued.
+    while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
   }
 
   /// The usage of one command: its line under COMMANDS and its OPTIONS section; `nil` for a

@@ -22,6 +22,19 @@ public struct Contestant: Sendable {
   public var shell: Implementation<ShellApp>?
   /// Its contacts app, for the navigation workloads.
   public var contacts: Implementation<ContactsApp>?
+  #if canImport(Observation)
+    /// Its Observation adapter around a list and a count, for the `observation.*` workloads.
+    public var observation: (any ObservationSubject.Type)?
+  #endif
+
+  /// Whether it has an Observation subject (always `false` without the Observation module).
+  public var hasObservation: Bool {
+    #if canImport(Observation)
+      observation != nil
+    #else
+      false
+    #endif
+  }
 
   public init(
     name: String, tally: (any TallySubject.Type)?, counter: Implementation<CounterApp>? = nil,

@@ -17,22 +17,27 @@ public struct Workload: Sendable {
   public var prepare: @Sendable (_ contestant: Contestant, _ operations: Int) async -> Trial?
   /// Whether it runs the contestant's ``Contestant/tally`` rather than one of its apps.
   public var runsTally: Bool
+  /// Whether it runs the contestant's ``Contestant/observation`` (its Observation adapter, on
+  /// the main actor) rather than one of its apps.
+  public var runsObservation: Bool
 
   public init(
     name: String, app: String, operation: String, operations: Int, runsTally: Bool = false,
-    prepare: @escaping @Sendable (Contestant, Int) async -> Trial?
+    runsObservation: Bool = false, prepare: @escaping @Sendable (Contestant, Int) async -> Trial?
   ) {
     self.name = name
     self.app = app
     self.operation = operation
     self.operations = operations
     self.runsTally = runsTally
+    self.runsObservation = runsObservation
     self.prepare = prepare
   }
 
   /// Whether `contestant` has what this workload runs: its tally subject, or the app.
   public func isApplicable(to contestant: Contestant) -> Bool {
     if runsTally { return contestant.tally != nil }
+    if runsObservation { return contestant.hasObservation }
     return switch app {
     case CounterApp.name: contestant.counter != nil
     case StopwatchApp.name: contestant.stopwatch != nil
@@ -61,7 +66,16 @@ public struct Workload: Sendable {
     + ListWorkloads.Operation.allCases.flatMap { operation in
       [100, 10_000].map { ListWorkloads.workload(operation, rows: $0) }
     }
-    + ShellWorkloads.all + NavigationWorkloads.all
+    + ShellWorkloads.all + NavigationWorkloads.all + observation
+
+  /// The Observation workloads, where the Observation module exists.
+  static var observation: [Workload] {
+    #if canImport(Observation)
+      ObservationWorkloads.all
+    #else
+      []
+    #endif
+  }
 
   /// The list workloads at every size (``ListWorkloads/sizes``), by operation then size: what
   /// `arch compare --scaling` fits growth curves to.

@@ -119,3 +119,42 @@ private func failure(of workload: String, with subject: any TallySubject.Type) a
 extension Contestant {
   fileprivate static var baseline: Contestant { Catalog.contestants[0] }
 }
+
+#if canImport(Observation)
+  import Observation
+
+  /// An adapter without row objects: every row is read through one dictionary, so any change
+  /// invalidates every row's reader (what a view reading the whole state gets).
+  @MainActor @Observable
+  final class CoarseObservation: ObservationSubject {
+    private var rows: [Int: Bool] = [:]
+    private(set) var count = 0
+
+    init(rows: Int) async {
+      for id in 1...rows { self.rows[id] = false }
+    }
+
+    func isDone(_ id: Int) -> Bool? { rows[id] }
+    func toggle(_ id: Int) { rows[id]?.toggle() }
+    func tick() { count += 1 }
+    func settled() async {}
+    func stop() {}
+  }
+
+  @Test func anAdapterThatInvalidatesEveryRowFailsTheToggleWorkload() async throws {
+    let toggle = try #require(Workload.named("observation.toggle.10000"))
+    var coarse = Contestant(name: "coarse", tally: nil)
+    coarse.observation = CoarseObservation.self
+    let trial = try #require(await toggle.prepare(coarse, 5))
+    await #expect(throws: WorkloadFailure.self) { try await trial() }
+  }
+
+  @Test func everyArchitecturesAdapterInvalidatesOnlyTheToggledRow() async throws {
+    let toggle = try #require(Workload.named("observation.toggle.10000"))
+    for contestant in Catalog.contestants where contestant.hasObservation {
+      let trial = try #require(await toggle.prepare(contestant, 20))
+      let outcome = try await trial()
+      #expect(outcome.operations == 20, "\(contestant.name)")
+    }
+  }
+#endif

@@ -4,9 +4,11 @@ import Workloads
 
 /// Every workload for every contestant, named `<workload>.<contestant>` (dots only: thresholds
 /// are looked up by name). Only the operations are measured; building the runtime and checking
-/// the result happen outside `startMeasurement()`/`stopMeasurement()`.
+/// the result happen outside `startMeasurement()`/`stopMeasurement()`. The Observation
+/// workloads run on the main actor, which `arch` serves: they are counted by callgrind
+/// (`Scripts/instructions.py`) and timed by `arch compare`, not here.
 let benchmarks: @Sendable () -> Void = {
-  for workload in Workload.all {
+  for workload in Workload.all where !workload.runsObservation {
     for contestant in Catalog.contestants where workload.isApplicable(to: contestant) {
       Benchmark(
         "\(workload.name).\(contestant.name)",

@@ -271,7 +271,11 @@ public final class BaselineContacts: Sendable {
     private mutating func close(from screenID: Int) -> Effect? {
       guard let index = stack.ids.lastIndex(of: screenID) else { return nil }
       let removed = Array(stack.ids[index...])
-      for id in removed.reversed() { stack.remove(id: id) }
+      if index == 0 {
+        stack = IdentifiedList()
+      } else {
+        for id in removed.reversed() { stack.remove(id: id) }
+      }
       // Mutation point (tests only): a removed screen's observers are never told.
       if !defects.contains(.forgetsRemovedScreens) { touched += removed }
       return Effect(cancelScreens: removed)

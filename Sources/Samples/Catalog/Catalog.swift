@@ -22,6 +22,11 @@ public struct Architecture: Sendable {
   /// The runtime around the benchmark counter, for the synchronous workloads (`dispatch`,
   /// `observe`, `fanout`, …); without one, only the workloads of its apps run.
   public var tally: (any TallySubject.Type)?
+  #if canImport(Observation)
+    /// Its Observation adapter around a list and a count, for the `observation.*` workloads
+    /// (the path a SwiftUI app takes); without one, those workloads skip it.
+    public var observation: (any ObservationSubject.Type)?
+  #endif
 
   public init(name: String, apps: [AppImplementation], tally: (any TallySubject.Type)? = nil) {
     self.name = name
@@ -59,11 +64,15 @@ public struct Architecture: Sendable {
 
   /// What the benchmark workloads run for this architecture.
   public var contestant: Contestant {
-    Contestant(
+    var contestant = Contestant(
       name: name, tally: tally, counter: implementation(of: CounterApp.self),
       stopwatch: implementation(of: StopwatchApp.self),
       weather: implementation(of: WeatherApp.self), todos: implementation(of: TodosApp.self),
       shell: implementation(of: ShellApp.self), contacts: implementation(of: ContactsApp.self))
+    #if canImport(Observation)
+      contestant.observation = observation
+    #endif
+    return contestant
   }
 }
 
@@ -89,8 +98,25 @@ public enum Catalog {
     added.withLock { $0 += architectures }
   }
 
-  /// The repository's own architectures, reference first.
-  package static let builtIn: [Architecture] = [
+  /// The repository's own architectures, reference first, each with its Observation subject.
+  package static let builtIn: [Architecture] = builtInApps.map { architecture in
+    var architecture = architecture
+    #if canImport(Observation)
+      architecture.observation = observations[architecture.name]
+    #endif
+    return architecture
+  }
+
+  #if canImport(Observation)
+    /// The Observation subject of each of the repository's architectures, by name.
+    private static let observations: [String: any ObservationSubject.Type] = [
+      "baseline": BaselineObservation.self, "elm-store": ElmStoreObservation.self,
+      "mue": MUEObservation.self, "io-loop": IOLoopObservation.self,
+      "layer-core": LayerCoreObservation.self, "comonadic": ComonadicObservation.self,
+    ]
+  #endif
+
+  private static let builtInApps: [Architecture] = [
     Architecture(
       name: "baseline",
       apps: [
