@@ -128,6 +128,44 @@ def within_baseline(counts, workloads, names):
     return lines
 
 
+def swiftui_section(counts, names):
+    """The Observation workloads: through each package's adapter to its objects on the main
+    actor, as a SwiftUI app reads them."""
+    lines = ["", "## The SwiftUI path", "",
+             "What a SwiftUI app pays: a change sent to the runtime, through the package's "
+             "Observation adapter (`ObservableStore`, `ObservableLoop`, `ObservableMain`, "
+             "`ObservableMachine`, `ObservableComponent`) to its `@Observable` objects on the main "
+             "actor, and the `withObservationTracking` reader it invalidates read again. "
+             "`observation.toggle.10000`: one of 20 read rows of a 10,000-row list toggled; every "
+             "toggle checks that exactly that row's reader was invalidated (none of the other 19, "
+             "not the list's ids). `observation.tick`: a count incremented and read, as a "
+             "stopwatch's tick is. The baseline is the plain message loop with the same delivery "
+             "and row objects (`BaselineObservation`), so × baseline is the architecture's price "
+             "on this path. Counted by callgrind per operation, gated in CI; `arch compare` times "
+             "them below.", "",
+             "| contestant | `observation.toggle.10000` | × baseline | allocations "
+             "| `observation.tick` | × baseline | allocations |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+
+    def find(workload, contestant):
+        return next((r for r in counts if r["workload"] == workload
+                     and r["contestant"] == contestant), None)
+
+    for contestant in names:
+        cells = []
+        for workload in ("observation.toggle.10000", "observation.tick"):
+            own, base = find(workload, contestant), find(workload, "baseline")
+            if not own:
+                cells += ["—", "—", "—"]
+                continue
+            ratio = own["instructions"] / base["instructions"] if base else None
+            cells += [fmt(own["instructions"]), f"{fmt(ratio, 2)}×" if ratio else "—",
+                      fmt(own["allocations"], 2)]
+        if any(cell != "—" for cell in cells):
+            lines.append(f"| {contestant} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -201,6 +239,7 @@ def main():
         "",
     ]
     lines += scaling_section(scaling)
+    lines += swiftui_section(counts, names)
     lines += ["", "## Every workload"]
     for workload in comparison["workloads"]:
         name = workload["name"]
