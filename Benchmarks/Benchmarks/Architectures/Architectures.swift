@@ -51,6 +51,9 @@ let benchmarks: @Sendable () -> Void = {
 /// a run's count by one (885 or 886 allocations, 70 or 71).
 func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
   if workload.app == "todos" || workload.app == "contacts" { return .init(relative: [.p90: 2]) }
+  // Laps at 10,000: one run in two on CI allocated one more than the recorded 309 (io-loop,
+  // 2026-11-29), as a timer's task may or may not need a continuation of its own.
+  if workload.name == "ticks.laps.10000" { return .init(absolute: [.p90: 1]) }
   return .init(relative: [.p90: 0], absolute: [.p90: 0])
 }
 
