@@ -85,11 +85,12 @@ enum StorageFile {
     } catch {
       throw .unwritable(path: path, reason: "cannot create \(directory): \(describe(error))")
     }
-    let temporary =
-      "\(directory)/\(temporaryPrefix(target.lastPathComponent))\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary = "\(directory)/\(temporaryName(of: target.lastPathComponent))"
+    ignoreFileSizeSignal
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+      throw .unwritable(
+        path: path, reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
     }
     var failure: String?
     var written = 0
@@ -107,7 +108,7 @@ enum StorageFile {
     if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
     if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
     if failure == nil, rename(temporary, target.path) != 0 {
-      failure = String(cString: strerror(errno))
+      failure = "cannot replace it: \(String(cString: strerror(errno)))"
     }
     if let failure {
       unlink(temporary)
@@ -122,8 +123,41 @@ enum StorageFile {
   }
 }
 
-/// How the temporary files of `name` begin: `.NAME.`; they end in `.tmp`.
-private func temporaryPrefix(_ name: String) -> String { ".\(name)." }
+/// How the temporary files of `name` begin: `.NAME.`, with `NAME` cut to fit; they end in
+/// `.tmp`.
+///
+/// A file whose name is near the file system's limit (255 bytes) can still be saved: its
+/// temporary file's name keeps the first 200 bytes of `name` (whole characters), so
+/// `.NAME.PID.RANDOM.tmp` is never too long.
+private func temporaryPrefix(_ name: String) -> String {
+  var kept = Substring(name)
+  while kept.utf8.count > 200 { kept.removeLast() }
+  return ".\(kept)."
+}
+
+/// A new temporary file's name beside `name`: ``temporaryPrefix(_:)``, this process, a random
+/// number, `.tmp`.
+private func temporaryName(of name: String) -> String {
+  "\(temporaryPrefix(name))\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+}
+
+/// Makes a write beyond the file size limit (`ulimit -f`) fail with `EFBIG`, reported like any
+/// failed save, instead of killing the process with `SIGXFSZ` (which the threads the samples'
+/// work runs on may or may not block). Only the default action is replaced: a handler the
+/// process installed stays. Evaluated once, before the first save.
+private let ignoreFileSizeSignal: Void = {
+  var current = sigaction()
+  guard sigaction(SIGXFSZ, nil, &current) == 0 else { return }
+  #if canImport(Darwin)
+    let handler = current.__sigaction_u.__sa_handler
+  #else
+    let handler = current.__sigaction_handler.sa_handler
+  #endif
+  // Handlers are C function pointers, compared by address.
+  if unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_DFL, to: Int.self) {
+    signal(SIGXFSZ, SIG_IGN)
+  }
+}()
 
 /// The lock that makes a run the only writer of a data file (SPEC L5): an advisory lock
 /// (`flock`) on `NAME.lock` beside the file, held until the value is released or the process
