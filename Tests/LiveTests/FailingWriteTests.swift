@@ -40,7 +40,8 @@ import Testing
     if Self.isRoot {
       try chattr("+i", directory)
     } else {
-      try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o555], ofItemAtPath: directory.path)
     }
     do {
       try await body()
@@ -55,7 +56,8 @@ import Testing
     if Self.isRoot {
       try chattr("-i", directory)
     } else {
-      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o755], ofItemAtPath: directory.path)
     }
   }
 

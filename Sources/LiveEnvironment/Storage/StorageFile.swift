@@ -90,7 +90,8 @@ enum StorageFile {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .unwritable(
-        path: path, reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
+        path: path,
+        reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
     }
     var failure: String?
     var written = 0
