@@ -38,6 +38,9 @@ let package = Package(
     // The `arch` command line as a library: an architecture of another package runs the same
     // commands next to the five (`ArchitectureCommand.main(adding:)`).
     .library(name: "ArchitectureCommands", targets: ["ArchitectureCommands"]),
+    // The samples' live parts alone: file storage, Open-Meteo over HTTP, the terminal's keys and
+    // scripts. The fuzz targets (Tests/Fuzz) build on this, not on every architecture.
+    .library(name: "ArchitectureLive", targets: ["LiveEnvironment", "Console"]),
     .executable(name: "arch", targets: ["arch"]),
   ],
   targets: architectureTargets + [

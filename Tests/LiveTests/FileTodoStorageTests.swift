@@ -87,6 +87,18 @@ import Testing
     }
   }
 
+  /// Found by the fuzzer: a file ending in its 513th unclosed `[` made Foundation's decoder
+  /// trap. It is a file that is not a list, kept as it is.
+  @Test func aFileNested513DeepIsNotAList() async throws {
+    let storage = FileTodoStorage(url: try file(containing: String(repeating: "[", count: 513)))
+    await #expect {
+      try await storage.loadTodos()
+    } throws: { error in
+      guard case .notTodos? = error as? FileStorageError else { return false }
+      return true
+    }
+  }
+
   @Test func anUnwritablePlaceFailsTheSave() async throws {
     let blocker = try file("plain", containing: "x")
     let storage = FileTodoStorage(url: blocker.appending(path: "todos.json"))

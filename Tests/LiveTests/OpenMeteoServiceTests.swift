@@ -242,6 +242,33 @@ import Testing
     }
   }
 
+  /// Inputs the fuzzer found (Tests/Fuzz/Regressions): JSON the scan once called valid, which
+  /// Foundation refuses for something other than a number, is not blamed on a number; a text
+  /// ending in its 513th unclosed `[` (on which Foundation's decoder traps) is refused before
+  /// Foundation sees it, and the app goes on.
+  @Test func textFoundationRefusesIsNeverBlamedOnANumber() async throws {
+    for body in [
+      #"{"results":[{"id":1,"name":"\udc00","latitude":1,"longitude":1}]}"#,
+      #"{"results":[{"id":1,"name":"\ud800x","latitude":1,"longitude":1}]}"#,
+      #"{"results":[{"id":007,"name":"A","latitude":1,"longitude":1}]}"#,
+      #"{"results":[{"id":1,"name":"\q","latitude":1,"longitude":1}]}"#,
+    ] {
+      let error = try await searchError(.json(body))
+      #expect(error == .malformed(host: "127.0.0.1", reason: "not JSON (malformed or truncated)"))
+    }
+  }
+
+  @Test func aBodyNested513DeepEndsNothing() async throws {
+    let deep = String(repeating: "[", count: 513)
+    let error = try await searchError(.json(deep))
+    #expect(
+      error
+        == .malformed(
+          host: "127.0.0.1", reason: "not JSON the app reads (nested 512 deep or more)"))
+    let failure = try await searchError(.json(deep, status: 500))
+    #expect(failure == .status(host: "127.0.0.1", code: 500, reason: nil))
+  }
+
   @Test func aTruncatedBodyIsAFailure() async throws {
     let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"
     let error = try await searchError(.raw(Array((head + Self.berlin.prefix(60)).utf8)))

@@ -65,10 +65,7 @@ public final class FileTodoStorage: TodoStorage {
           throw FileStorageError.keepsUnreadable(path: url.path)
         }
       }
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      let data = (try? encoder.encode(todos)) ?? Data("[]".utf8)
-      try StorageFile.replace(url, with: Array(data) + [0x0A])
+      try StorageFile.replace(url, with: Self.bytes(of: todos))
       known.withLock { $0 = StorageFile.fingerprint(url.path) }
       report?(nil)
     } catch let error as FileStorageError {
@@ -82,8 +79,26 @@ public final class FileTodoStorage: TodoStorage {
     guard let bytes = try StorageFile.contents(path, maximumSize: Self.maximumFileSize) else {
       return nil
     }
+    return try Self.list(in: bytes, path: path)
+  }
+
+  /// What a save writes for `todos`: the JSON array, keys sorted, and a newline.
+  static func bytes(of todos: [TodoRecord]) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(todos)) ?? Data("[]".utf8)
+    return Array(data) + [0x0A]
+  }
+
+  /// The list a file's `bytes` hold; `nil` when they are empty or only whitespace.
+  ///
+  /// - Throws: ``FileStorageError/notTodos(path:reason:)`` when they are not such a list.
+  static func list(in bytes: [UInt8], path: String) throws(FileStorageError) -> [TodoRecord]? {
     guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
     else { return nil }
+    guard !jsonNestsTooDeep(bytes) else {
+      throw .notTodos(path: path, reason: "nested 512 deep or more: not a todo list")
+    }
     do {
       let records = try JSONDecoder().decode([TodoRecord].self, from: Data(bytes))
       guard TodosApp.isValid(records) else {

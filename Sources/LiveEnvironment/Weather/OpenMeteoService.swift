@@ -79,7 +79,9 @@ public struct OpenMeteoService: WeatherService {
   /// Fetches and decodes one response, reporting the outcome.
   private func fetch<Body: Decodable>(_ url: URL) async throws -> Body {
     do {
-      let body: Body = try await decode(transport.get(url, limit: maximumBodySize), from: url)
+      let body: Body = try await Self.decode(
+        transport.get(url, limit: maximumBodySize), host: url.host ?? url.absoluteString,
+        limit: maximumBodySize)
       report?(nil)
       return body
     } catch let error as OpenMeteoError {
@@ -89,19 +91,25 @@ public struct OpenMeteoService: WeatherService {
     }
   }
 
-  private func decode<Body: Decodable>(_ response: HTTPResponse, from url: URL)
+  /// The body of `response` from `host`, checked as received (SPEC W11, L6); one larger than
+  /// `limit` bytes is refused.
+  static func decode<Body: Decodable>(_ response: HTTPResponse, host: String, limit: Int)
     throws(OpenMeteoError) -> Body
   {
-    let host = url.host ?? url.absoluteString
-    guard response.body.count <= maximumBodySize else {
-      throw .tooLarge(host: host, announced: nil, limit: maximumBodySize)
+    guard response.body.count <= limit else {
+      throw .tooLarge(host: host, announced: nil, limit: limit)
     }
     guard (200..<300).contains(response.status) else {
-      let reason = try? JSONDecoder().decode(ErrorResponse.self, from: response.body).reason
+      let reason =
+        jsonNestsTooDeep(response.body)
+        ? nil : try? JSONDecoder().decode(ErrorResponse.self, from: response.body).reason
       throw .status(host: host, code: response.status, reason: reason)
     }
     guard String(validating: response.body, as: UTF8.self) != nil else {
       throw .notUTF8(host: host)
+    }
+    guard !jsonNestsTooDeep(response.body) else {
+      throw .malformed(host: host, reason: "not JSON the app reads (nested 512 deep or more)")
     }
     do {
       let body = try JSONDecoder().decode(Body.self, from: response.body)
@@ -372,7 +380,7 @@ struct JSONScan {
         index += 1
         return true
       case UInt8(ascii: "\\"):
-        index += 2
+        guard escape() else { return false }
       case 0..<0x20:
         return false
       default:
@@ -380,6 +388,48 @@ struct JSONScan {
       }
     }
     return false
+  }
+
+  /// An escape in a string (`index` at its backslash): one of `\" \\ \/ \b \f \n \r \t`,
+  /// or `\u` and four hex digits, a UTF-16 surrogate only as a high one followed by a low one
+  /// (Foundation refuses a lone surrogate: the text is then not what the app reads).
+  private mutating func escape() -> Bool {
+    guard index + 1 < bytes.count else { return false }
+    let kind = bytes[index + 1]
+    guard kind == UInt8(ascii: "u") else {
+      index += 2
+      return Array(#""\/bfnrt"#.utf8).contains(kind)
+    }
+    guard let unit = codeUnit(at: index + 2) else { return false }
+    index += 6
+    switch unit {
+    case 0xD800...0xDBFF:
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u"), let low = codeUnit(at: index + 2),
+        (0xDC00...0xDFFF).contains(low)
+      else { return false }
+      index += 6
+      return true
+    case 0xDC00...0xDFFF: return false
+    default: return true
+    }
+  }
+
+  /// The four hex digits at `start`, as a UTF-16 code unit.
+  private func codeUnit(at start: Int) -> UInt16? {
+    guard start + 4 <= bytes.count else { return nil }
+    var value: UInt16 = 0
+    for byte in bytes[start..<start + 4] {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
   }
 
   private mutating func literal(_ word: String) -> Bool {
@@ -399,7 +449,12 @@ struct JSONScan {
       return index - from
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard digits() > 0 else { return false }
+    let integerStart = index
+    let integerDigits = digits()
+    // JSON's integer part has no leading zero: `0`, `0.5`, never `007`.
+    guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+      return false
+    }
     var isInteger = true
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
