@@ -3,7 +3,7 @@
 # (same screens everywhere, the counter's file survives a run), the message without a terminal,
 # and the interactive screen in tmux (keys, redraw, the terminal restored on Ctrl-C and SIGTERM).
 #
-# usage: Scripts/live-samples.sh PATH/TO/arch
+# usage: Scripts/live-samples.sh PATH/TO/arch [--server-only]
 set -euo pipefail
 arch=$(realpath "$1")
 work=$(mktemp -d)
@@ -28,6 +28,59 @@ exits() {
 same_screens() {
   diff <(sed -E 's/[0-9]+:[0-9]{2}\.[0-9]/M:SS.T/g' "$1") <(sed -E 's/[0-9]+:[0-9]{2}\.[0-9]/M:SS.T/g' "$2")
 }
+
+# SPEC L1 and L2 against a misbehaving server on 127.0.0.1: the peak memory of a run that is
+# offered 1 GiB (announced, streamed, chunked) stays within 16 MiB of a small answer's.
+misbehaving_server() {
+  echo "-- a misbehaving server (SPEC L1, L2): bounded memory, nothing raw on the screen"
+  serve() {
+    rm -f "$work/port"
+    python3 "$(dirname "$0")/misbehaving-server.py" "$1" "$work/port" &
+    server=$!
+    for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+    port=$(cat "$work/port")
+  }
+  # Peak memory of one weather run against the server, in KiB (the children's maximum RSS).
+  peak_kib() {
+    python3 - "$arch" "$port" "$work/weather-$1.txt" <<'PY'
+import resource, subprocess, sys
+arch, port, out = sys.argv[1:4]
+with open(out, "w") as f:
+    subprocess.run([arch, "run", "weather", "--architecture", "baseline",
+                    "--geocoding-url", f"http://127.0.0.1:{port}", "--timeout", "30",
+                    "--keys", "Berlin{4s}"], stdout=f, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+  }
+  serve hostile
+  small=$(peak_kib hostile)
+  kill "$server"
+  if grep -q $'[\x1b\x07]' "$work/weather-hostile.txt"; then echo "raw ESC or BEL on screen"; exit 1; fi
+  grep -q "Evil␛\]0;pwned␇␛\[2J␍␊Town" "$work/weather-hostile.txt"
+  for mode in huge-announced huge-streamed huge-chunked; do
+    serve "$mode"
+    peak=$(peak_kib "$mode")
+    kill "$server"
+    grep -q "more than the 1048576" "$work/weather-$mode.txt" \
+      || { echo "$mode:"; cat "$work/weather-$mode.txt"; exit 1; }
+    [ "$peak" -lt $((small + 16 * 1024)) ] \
+      || { echo "$mode: peak RSS $peak KiB against $small KiB for a small answer"; exit 1; }
+    echo "$mode: peak RSS $peak KiB (a small answer: $small KiB)"
+  done
+  serve long-reason
+  peak_kib long-reason >/dev/null
+  kill "$server"
+  longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$work/weather-long-reason.txt")
+  [ "$longest" -le 1000 ] || { echo "a line of $longest characters"; exit 1; }
+  grep -q "answered HTTP 500: x*…$" "$work/weather-long-reason.txt"
+  echo "a 500,000-character reason: the longest line is $longest characters"
+}
+
+# `--server-only`: just that, e.g. with the debug build the README runs (L2 holds there too).
+if [ "${2:-}" = "--server-only" ]; then
+  misbehaving_server
+  exit 0
+fi
 
 echo "-- counter: ++- ends at Count: 1, and the next run starts there"
 for a in $architectures; do
@@ -171,48 +224,7 @@ left=$(ls -A "$work/killed" | tr '\n' ' ')
 grep -qE '^[0-9]+$' "$work/killed/count.txt"
 echo "30 runs killed with kill -9, one clean run: only the count and its lock file are left"
 
-echo "-- a misbehaving server (SPEC L1, L2): bounded memory, nothing raw on the screen"
-serve() {
-  rm -f "$work/port"
-  python3 "$(dirname "$0")/misbehaving-server.py" "$1" "$work/port" &
-  server=$!
-  for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
-  port=$(cat "$work/port")
-}
-# Peak memory of one weather run against the server, in KiB (the children's maximum RSS).
-peak_kib() {
-  python3 - "$arch" "$port" "$work/weather-$1.txt" <<'PY'
-import resource, subprocess, sys
-arch, port, out = sys.argv[1:4]
-with open(out, "w") as f:
-    subprocess.run([arch, "run", "weather", "--architecture", "baseline",
-                    "--geocoding-url", f"http://127.0.0.1:{port}", "--timeout", "30",
-                    "--keys", "Berlin{4s}"], stdout=f, check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-PY
-}
-serve hostile
-small=$(peak_kib hostile)
-kill "$server"
-if grep -q $'[\x1b\x07]' "$work/weather-hostile.txt"; then echo "raw ESC or BEL on screen"; exit 1; fi
-grep -q "Evil␛\]0;pwned␇␛\[2J␍␊Town" "$work/weather-hostile.txt"
-for mode in huge-announced huge-streamed huge-chunked; do
-  serve "$mode"
-  peak=$(peak_kib "$mode")
-  kill "$server"
-  grep -q "more than the 1048576" "$work/weather-$mode.txt" \
-    || { echo "$mode:"; cat "$work/weather-$mode.txt"; exit 1; }
-  [ "$peak" -lt $((small + 16 * 1024)) ] \
-    || { echo "$mode: peak RSS $peak KiB against $small KiB for a small answer"; exit 1; }
-  echo "$mode: peak RSS $peak KiB (a small answer: $small KiB)"
-done
-serve long-reason
-peak_kib long-reason >/dev/null
-kill "$server"
-longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$work/weather-long-reason.txt")
-[ "$longest" -le 1000 ] || { echo "a line of $longest characters"; exit 1; }
-grep -q "answered HTTP 500: x*…$" "$work/weather-long-reason.txt"
-echo "a 500,000-character reason: the longest line is $longest characters"
+misbehaving_server
 
 echo "-- without a terminal the app says so"
 set +e
