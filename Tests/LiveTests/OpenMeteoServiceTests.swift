@@ -229,6 +229,11 @@ import Testing
       #"{"results":[{"id":123456789012345678901234567890,"name":"A","latitude":0,"longitude":0}]}"#,
       "number out of range at 'results.[0].id': 123456789012345678901234567890"
     ),
+    // Too small for a Double (found by the fuzzer: it was "number out of range", nowhere).
+    (
+      #"{"results":[{"id":1,"name":"A","latitude":1e-400,"longitude":0}]}"#,
+      "number out of range at 'results.[0].latitude': 1e-400"
+    ),
   ])
   func aNumberOutOfRangeIsSaidToBeOne(body: String, reason: String) async throws {
     let error = try await searchError(.json(body))
@@ -256,6 +261,28 @@ import Testing
       let error = try await searchError(.json(body))
       #expect(error == .malformed(host: "127.0.0.1", reason: "not JSON (malformed or truncated)"))
     }
+  }
+
+  /// Found by the fuzzer: Foundation refuses a number with a fraction or an exponent for a
+  /// whole-number field as "not valid JSON", naming no field. A fraction is said to be one, at
+  /// its field (W10); a whole number beyond an `Int` is out of range, at its field (L6).
+  @Test func aWholeNumberFieldSaysWhatIsWrongWithIt() async throws {
+    _ = try await withServer(
+      .json(#"{"current":{"temperature_2m":1,"weather_code":2.5,"wind_speed_10m":0}}"#)
+    ) { service, _ in
+      await #expect(
+        throws: OpenMeteoError.malformed(
+          host: "127.0.0.1", reason: "current.weather_code: 2.5 is not a whole number")
+      ) {
+        try await service.forecast(
+          for: Place(id: 1, name: "A", country: "", latitude: 0, longitude: 0))
+      }
+    }
+    let error = try await searchError(
+      .json(#"{"results":[{"id":1e040,"name":"X","latitude":1,"longitude":0}]}"#))
+    #expect(
+      error
+        == .malformed(host: "127.0.0.1", reason: "number out of range at 'results.[0].id': 1e040"))
   }
 
   @Test func aBodyNested513DeepEndsNothing() async throws {

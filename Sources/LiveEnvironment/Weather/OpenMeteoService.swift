@@ -120,6 +120,8 @@ public struct OpenMeteoService: WeatherService {
       return body
     } catch let error as OpenMeteoError {
       throw error
+    } catch let error as FieldProblem {
+      throw .malformed(host: host, reason: "\(path(error.path)): \(error.reason)")
     } catch let error as DecodingError {
       // Foundation reports a number it cannot represent (1e400, a 30-digit id) as invalid
       // JSON; valid JSON holding one is said to be what it is (SPEC L6).
@@ -212,6 +214,19 @@ struct SearchResponse: Decodable {
     var country: String?
     var latitude: Double
     var longitude: Double
+
+    enum CodingKeys: CodingKey {
+      case id, name, country, latitude, longitude
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      id = try container.wholeNumber(forKey: .id)
+      name = try container.decode(String.self, forKey: .name)
+      country = try container.decodeIfPresent(String.self, forKey: .country)
+      latitude = try container.decode(Double.self, forKey: .latitude)
+      longitude = try container.decode(Double.self, forKey: .longitude)
+    }
   }
   var results: [Result]?
 }
@@ -228,8 +243,43 @@ struct ForecastResponse: Decodable {
       case weatherCode = "weather_code"
       case windSpeed = "wind_speed_10m"
     }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      temperature = try container.decode(Double.self, forKey: .temperature)
+      weatherCode = try container.wholeNumber(forKey: .weatherCode)
+      windSpeed = try container.decode(Double.self, forKey: .windSpeed)
+    }
   }
   var current: Current
+}
+
+/// A field whose value is not what the app reads, with where it is: said as
+/// `current.weather_code: 1.5 is not a whole number` (SPEC W10, L6).
+struct FieldProblem: Error {
+  var path: [any CodingKey]
+  var reason: String
+}
+
+extension KeyedDecodingContainer {
+  /// The whole number in `key` (SPEC W10: a weather code, an id). Foundation refuses a number
+  /// with a fraction for an `Int` as "not valid JSON", naming no field: a fraction is said to be
+  /// one, at its field. A number beyond an `Int`'s range goes on as Foundation's error, and the
+  /// JSON scan says where it is ("number out of range").
+  func wholeNumber(forKey key: Key) throws -> Int {
+    do {
+      return try decode(Int.self, forKey: key)
+    } catch {
+      // Foundation's error here is its own (a number "not representable"), made "not valid
+      // JSON" on the way out: the field is only known now.
+      // Within an `Int`'s range, a number Foundation would not make an `Int` has a fraction,
+      // though a `Double` may have rounded it away (123456784567012345.789).
+      guard let value = try? decode(Double.self, forKey: key), value.magnitude < 0x1p63 else {
+        throw error
+      }
+      throw FieldProblem(path: codingPath + [key], reason: "\(value) is not a whole number")
+    }
+  }
 }
 
 /// A response whose values are checked against what is physically possible (SPEC L6).
@@ -278,6 +328,9 @@ struct JSONScan {
   private var path: [String] = []
   /// The first number out of range: its path (`results.[0].latitude`) and its text.
   private(set) var outOfRange: (path: String, text: String)?
+  /// The first number written with a fraction or an exponent whose value is whole but beyond an
+  /// `Int` (`1e40`): out of range for a field that holds a whole number (an id, a weather code).
+  private(set) var beyondWholeNumbers: (path: String, text: String)?
   /// Whether the whole text is one JSON value.
   private(set) var isValid = false
 
@@ -293,7 +346,7 @@ struct JSONScan {
 
   /// What to say about the number, for a body that is valid JSON.
   var numberProblem: String {
-    guard let outOfRange else { return "number out of range" }
+    guard let outOfRange = outOfRange ?? beyondWholeNumbers else { return "number out of range" }
     let shown = outOfRange.text.count > 40 ? outOfRange.text.prefix(39) + "…" : outOfRange.text
     return "number out of range at '\(outOfRange.path)': \(shown)"
   }
@@ -471,9 +524,24 @@ struct JSONScan {
       guard digits() > 0 else { return false }
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    let representable = isInteger ? Int(text) != nil : (Double(text)?.isFinite ?? false)
+    let representable: Bool
+    if isInteger {
+      representable = Int(text) != nil
+    } else if let value = Double(text), value.isFinite {
+      // Too small is out of range too (Foundation refuses `1e-400`): a value of 0 must be
+      // written as 0, not have its digits lost.
+      let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+      representable = value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) })
+    } else {
+      representable = false
+    }
     if !representable, outOfRange == nil {
       outOfRange = (path.joined(separator: "."), text)
+    }
+    if !isInteger, beyondWholeNumbers == nil, let value = Double(text), value.rounded() == value,
+      value.magnitude >= 0x1p63
+    {
+      beyondWholeNumbers = (path.joined(separator: "."), text)
     }
     return true
   }

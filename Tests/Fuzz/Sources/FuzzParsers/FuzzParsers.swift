@@ -123,44 +123,40 @@ func response(_ bytes: [UInt8]) -> HTTPResponse {
   return HTTPResponse(status: status, body: Data(bytes.dropFirst()))
 }
 
-/// An error that says what happened (SPEC W11, L6): it names the host and a reason, and a
-/// "number out of range" is one.
-func checkClear(_ error: OpenMeteoError, body: Data) {
-  let text = error.description
-  check(text.contains("example.org"), "an error that does not name the host: \(text)")
-  if case .malformed(_, let reason) = error, reason.hasPrefix("number out of range") {
-    let scan = JSONScan(body)
-    check(scan?.isValid == true, "out of range said of text that is not JSON: \(reason)")
+/// What `bytes` decode to as a `Body`, or `nil` after an error that says what happened (SPEC
+/// W11, L6): it names the host, and it says "number out of range" only of valid JSON holding
+/// one.
+func decoded<Body: Decodable>(_ bytes: [UInt8], as: Body.Type) -> Body? {
+  let response = response(bytes)
+  do {
+    let body: Body = try OpenMeteoService.decode(response, host: "example.org", limit: 1 << 20)
+    check(response.status == 200, "a body decoded from status \(response.status)")
+    return body
+  } catch {
+    let text = error.description
+    check(text.contains("example.org"), "an error that does not name the host: \(text)")
+    if case .malformed(_, let reason) = error, reason.hasPrefix("number out of range") {
+      let scan = JSONScan(response.body)
+      check(scan?.isValid == true, "out of range said of text that is not JSON: \(reason)")
+      let number = scan?.outOfRange ?? scan?.beyondWholeNumbers
+      check(number != nil, "out of range said of JSON with no such number: \(reason)")
+    }
+    return nil
   }
 }
 
 func search(_ bytes: [UInt8]) {
-  let response = response(bytes)
-  do {
-    let body: SearchResponse = try OpenMeteoService.decode(
-      response, host: "example.org", limit: 1 << 20)
-    check(response.status == 200, "a body decoded from status \(response.status)")
-    for place in body.results ?? [] {
-      check((-90...90).contains(place.latitude), "latitude \(place.latitude) accepted")
-      check((-180...180).contains(place.longitude), "longitude \(place.longitude) accepted")
-    }
-  } catch {
-    checkClear(error, body: response.body)
+  guard let body = decoded(bytes, as: SearchResponse.self) else { return }
+  for place in body.results ?? [] {
+    check((-90...90).contains(place.latitude), "latitude \(place.latitude) accepted")
+    check((-180...180).contains(place.longitude), "longitude \(place.longitude) accepted")
   }
 }
 
 func forecast(_ bytes: [UInt8]) {
-  let response = response(bytes)
-  do {
-    let body: ForecastResponse = try OpenMeteoService.decode(
-      response, host: "example.org", limit: 1 << 20)
-    check(response.status == 200, "a body decoded from status \(response.status)")
-    let current = body.current
-    check((-100...100).contains(current.temperature), "temperature \(current.temperature) accepted")
-    check(current.windSpeed >= 0, "wind \(current.windSpeed) accepted")
-  } catch {
-    checkClear(error, body: response.body)
-  }
+  guard let current = decoded(bytes, as: ForecastResponse.self)?.current else { return }
+  check((-100...100).contains(current.temperature), "temperature \(current.temperature) accepted")
+  check(current.windSpeed >= 0, "wind \(current.windSpeed) accepted")
 }
 
 /// Where Foundation's parser refuses a text the scan calls valid JSON, the scan has found the
