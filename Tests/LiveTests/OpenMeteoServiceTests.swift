@@ -285,6 +285,18 @@ import Testing
         == .malformed(host: "127.0.0.1", reason: "number out of range at 'results.[0].id': 1e040"))
   }
 
+  /// Found by the fuzzer: Foundation's decoder refuses `0e5` and `0.00e3` (valid JSON for 0),
+  /// which its JSONSerialization reads; such a forecast is read, not "number out of range".
+  @Test func zeroWithAShortExponentIsRead() async throws {
+    let forecast = try await withServer(
+      .json(#"{"current":{"temperature_2m":0e5,"weather_code":1,"wind_speed_10m":0.00e3}}"#)
+    ) { service, _ in
+      try await service.forecast(
+        for: Place(id: 1, name: "A", country: "", latitude: 0, longitude: 0))
+    }
+    #expect(forecast == Forecast(temperature: 0, weatherCode: 1, windSpeed: 0))
+  }
+
   @Test func aBodyNested513DeepEndsNothing() async throws {
     let deep = String(repeating: "[", count: 513)
     let error = try await searchError(.json(deep))

@@ -111,8 +111,15 @@ public struct OpenMeteoService: WeatherService {
     guard !jsonNestsTooDeep(response.body) else {
       throw .malformed(host: host, reason: "not JSON the app reads (nested 512 deep or more)")
     }
+    return try decodeJSON(response.body, host: host, rewritten: false)
+  }
+
+  /// `json` decoded and checked; `rewritten` once it is JSONSerialization's copy of the body.
+  private static func decodeJSON<Body: Decodable>(_ json: Data, host: String, rewritten: Bool)
+    throws(OpenMeteoError) -> Body
+  {
     do {
-      let body = try JSONDecoder().decode(Body.self, from: response.body)
+      let body = try JSONDecoder().decode(Body.self, from: json)
       // Values are checked as received, before anything rounds them (SPEC L6).
       if let problem = (body as? any CheckedResponse)?.problem {
         throw OpenMeteoError.malformed(host: host, reason: problem)
@@ -125,10 +132,19 @@ public struct OpenMeteoService: WeatherService {
     } catch let error as DecodingError {
       // Foundation reports a number it cannot represent (1e400, a 30-digit id) as invalid
       // JSON; valid JSON holding one is said to be what it is (SPEC L6).
-      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-        let scan = JSONScan(response.body), scan.isValid
+      if !rewritten, case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        let scan = JSONScan(json), scan.isValid
       {
-        throw .malformed(host: host, reason: scan.numberProblem)
+        if scan.hasNumberProblem { throw .malformed(host: host, reason: scan.numberProblem) }
+        // Foundation's decoder also refuses numbers it can hold (`0e5`, `0.00e3`: Swift 6.3 on
+        // Linux; found by the fuzzer). Its JSONSerialization reads them: the same JSON as it
+        // writes it back is decoded once more.
+        if let object = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed),
+          let again = try? JSONSerialization.data(
+            withJSONObject: object, options: .fragmentsAllowed)
+        {
+          return try decodeJSON(again, host: host, rewritten: true)
+        }
       }
       throw .malformed(host: host, reason: Self.describe(error))
     } catch {
@@ -343,6 +359,9 @@ struct JSONScan {
     skipSpace()
     isValid = index == bytes.count
   }
+
+  /// Whether a number out of range was found (``numberProblem`` then says which).
+  var hasNumberProblem: Bool { outOfRange != nil || beyondWholeNumbers != nil }
 
   /// What to say about the number, for a body that is valid JSON.
   var numberProblem: String {
