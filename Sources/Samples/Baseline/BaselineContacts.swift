@@ -314,8 +314,15 @@ public final class BaselineContacts: Sendable {
     }
 
     mutating func takeTouchedChildren() -> [Int]? {
-      defer { touched.removeAll(keepingCapacity: true) }
-      return touched
+      let taken = touched
+      touched = []
+      return taken
+    }
+
+    mutating func reuseTouchedChildren(_ children: consuming [Int]) {
+      guard touched.isEmpty else { return }
+      children.removeAll(keepingCapacity: true)
+      touched = children
     }
 
     func childView(_ screenID: Int) -> ScreenView? {

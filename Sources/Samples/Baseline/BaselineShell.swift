@@ -88,8 +88,15 @@ public final class BaselineShell: Sendable {
     }
 
     mutating func takeTouchedChildren() -> [ShellTab]? {
-      defer { touched.removeAll(keepingCapacity: true) }
-      return touched
+      let taken = touched
+      touched = []
+      return taken
+    }
+
+    mutating func reuseTouchedChildren(_ children: consuming [ShellTab]) {
+      guard touched.isEmpty else { return }
+      children.removeAll(keepingCapacity: true)
+      touched = children
     }
 
     func childView(_ tab: ShellTab) -> ShellChildView {

@@ -233,11 +233,20 @@ public final class BaselineTodos: Sendable {
     }
 
     mutating func takeTouchedChildren() -> [Int]? {
-      defer {
-        touched.removeAll(keepingCapacity: true)
+      guard !touchedAll else {
         touchedAll = false
+        touched.removeAll(keepingCapacity: true)
+        return nil
       }
-      return touchedAll ? nil : touched
+      let taken = touched
+      touched = []
+      return taken
+    }
+
+    mutating func reuseTouchedChildren(_ children: consuming [Int]) {
+      guard touched.isEmpty else { return }
+      children.removeAll(keepingCapacity: true)
+      touched = children
     }
 
     func childView(_ id: Int) -> TodoRowView? {

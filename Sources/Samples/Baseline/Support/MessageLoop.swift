@@ -24,6 +24,11 @@ protocol LoopModel: Sendable {
   /// at, so a message that touches one row costs the same whatever the number of rows.
   mutating func takeTouchedChildren() -> [Child]?
 
+  /// Takes back the array ``takeTouchedChildren()`` handed out, once read, to append the next
+  /// message's children into its storage: taking the array and keeping its capacity in the
+  /// model would otherwise allocate a new one for every message.
+  mutating func reuseTouchedChildren(_ children: consuming [Child])
+
   /// The view of `child` now.
   func childView(_ child: Child) -> ChildView
 
@@ -37,6 +42,7 @@ protocol LoopModel: Sendable {
 extension LoopModel where Child == Never {
   static var hasChildren: Bool { false }
   mutating func takeTouchedChildren() -> [Never]? { [] }
+  mutating func reuseTouchedChildren(_ children: consuming [Never]) {}
   func childView(_ child: Never) -> Never {}
   static func isFinal(_ view: Never) -> Bool {}
 }
@@ -163,6 +169,7 @@ final class MessageLoop<Model: LoopModel>: Sendable {
   /// The calls owed to the observers of the children the last message touched.
   private static func childCalls(in state: inout State, defects: BaselineDefects) -> [ChildCall]? {
     let touched = state.model.takeTouchedChildren()
+    defer { if let touched { state.model.reuseTouchedChildren(touched) } }
     guard !state.childObservers.isEmpty else { return nil }
     var calls: [ChildCall] = []
     if let touched, touched.count <= state.childObservers.count {
