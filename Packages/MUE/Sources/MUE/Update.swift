@@ -87,12 +87,17 @@ public struct First<State, Effect> {
   public var initialEffects: [Effect]
 
   /// A start from `initialState` with no effect, or with `initialEffect`.
+  ///
+  /// Inlinable, as every part of a message's path: an update that makes a child's start (a
+  /// pushed screen's) would otherwise call generic code that looks up this type's metadata.
+  @inlinable
   public init(initialState: State, initialEffect: Effect? = nil) {
     self.initialState = initialState
     self.initialEffects = initialEffect.map { [$0] } ?? []
   }
 
   /// A start from `initialState` with several effects, started in order.
+  @inlinable
   public init(initialState: State, initialEffects: [Effect]) {
     self.initialState = initialState
     self.initialEffects = initialEffects
