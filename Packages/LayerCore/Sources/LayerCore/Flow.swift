@@ -27,6 +27,10 @@ public final class Flow<C: Core>: Sendable {
   deinit { if !runtime.gate.isStopped { runtime.stop() } }
 
   /// The state now; `nil` until the reducer first sets one.
+  ///
+  /// Inlinable, so that it is compiled for the core's types: as generic code, each read
+  /// looked up the type metadata of the flow's guarded state (about 250 instructions).
+  @inlinable
   public var state: C.State? { runtime.state }
 
   /// Whether the flow was stopped.

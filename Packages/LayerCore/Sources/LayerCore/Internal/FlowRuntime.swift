@@ -136,7 +136,7 @@ final class FlowRuntime<C: Core>: Sendable {
   }
 
   /// The state now; `nil` until the reducer first sets one.
-  @usableFromInline var state: C.State? { lock.withLock { $0.state } }
+  @inlinable var state: C.State? { lock.withLock { $0.state } }
 
   /// Whether the flow was stopped.
   var isStopped: Bool { lock.withLock { $0.phase.isStopped } }
