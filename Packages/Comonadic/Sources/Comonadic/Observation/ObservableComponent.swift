@@ -18,22 +18,34 @@
   /// States arrive on the main actor in order; one older than a state already shown is
   /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows,
   /// or ``presented(_:)`` and its child, for fine-grained updates.
-  @MainActor @Observable
+  @MainActor
   public final class ObservableComponent<
     Environment: Sendable, S: Sendable, Input: Sendable, View
-  > {
+  >: Observable {
     /// The component's state, as of the last update delivered on the main actor.
-    public private(set) var state: S
+    public private(set) var state: S {
+      get {
+        registrar.access(self, keyPath: statePath { \.state })
+        return storedState
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: statePath { \.state }) { storedState = newValue }
+      }
+    }
 
-    @ObservationIgnored private let component: StoreComponent<Environment, S, Input, View>
-    @ObservationIgnored private var subscription: Subscription?
-    @ObservationIgnored private let delivery: MainActorDelivery<S>
-    @ObservationIgnored private var followers: [AnyKeyPath: any StateFollower<S>] = [:]
+    private var storedState: S
+    private let registrar = ObservationRegistrar()
+    private var statePath = KeptKeyPath<ObservableComponent, S>()
+
+    private let component: StoreComponent<Environment, S, Input, View>
+    private var subscription: Subscription?
+    private let delivery: MainActorDelivery<S>
+    private var followers: [AnyKeyPath: any StateFollower<S>] = [:]
 
     /// Follows `component` from now on.
     public init(_ component: StoreComponent<Environment, S, Input, View>) {
       self.component = component
-      state = component.state
+      storedState = component.state
       let box = WeakBox<ObservableComponent>()
       let delivery = MainActorDelivery<S>(gate: component.explorer.gate) { state in
         box.value?.apply(state)

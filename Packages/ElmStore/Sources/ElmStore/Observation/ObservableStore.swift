@@ -18,20 +18,32 @@
   /// State arrives on the main actor in order; an update older than one already shown is
   /// skipped. Reading `state` tracks the whole state; read through ``list(_:)`` and its rows
   /// for fine-grained updates.
-  @MainActor @Observable
-  public final class ObservableStore<State: Sendable, Action: Sendable> {
+  @MainActor
+  public final class ObservableStore<State: Sendable, Action: Sendable>: Observable {
     /// The store's state, as of the last update delivered on the main actor.
-    public private(set) var state: State
+    public private(set) var state: State {
+      get {
+        registrar.access(self, keyPath: statePath { \.state })
+        return storedState
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: statePath { \.state }) { storedState = newValue }
+      }
+    }
 
-    @ObservationIgnored private let store: Store<State, Action>
-    @ObservationIgnored private var subscription: Subscription?
-    @ObservationIgnored private let delivery: MainActorDelivery<State>
-    @ObservationIgnored private var followers: [AnyKeyPath: any StateFollower<State>] = [:]
+    private var storedState: State
+    private let registrar = ObservationRegistrar()
+    private var statePath = KeptKeyPath<ObservableStore, State>()
+
+    private let store: Store<State, Action>
+    private var subscription: Subscription?
+    private let delivery: MainActorDelivery<State>
+    private var followers: [AnyKeyPath: any StateFollower<State>] = [:]
 
     /// Follows `store` from now on.
     public init(_ store: Store<State, Action>) {
       self.store = store
-      state = store.state
+      storedState = store.state
       let box = WeakBox<ObservableStore>()
       let delivery = MainActorDelivery<State>(gate: store.runtime.gate) { state in
         box.value?.apply(state)

@@ -33,18 +33,30 @@ extension Main {
   /// The model holds the program; the program does not hold the model, so releasing the model
   /// stops the program. States arrive on the main actor in order; a state older than one
   /// already shown is skipped.
-  @MainActor @Observable
-  public final class ObservableMain<App: PureApp> {
+  @MainActor
+  public final class ObservableMain<App: PureApp>: Observable {
     /// The program's state, as of the last step delivered on the main actor.
-    public private(set) var state: App
+    public private(set) var state: App {
+      get {
+        registrar.access(self, keyPath: statePath { \.state })
+        return storedState
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: statePath { \.state }) { storedState = newValue }
+      }
+    }
 
-    // The program, by what the model does with it (an `@Observable` class cannot be generic
+    private var storedState: App
+    private let registrar = ObservationRegistrar()
+    private var statePath = KeptKeyPath<ObservableMain, App>()
+
+    // The program, by what the model does with it (an observable class cannot be generic
     // over its handlers' pack).
-    @ObservationIgnored private let sendInput: @Sendable (App.Input) -> Void
-    @ObservationIgnored private let stop: @Sendable () -> Void
-    @ObservationIgnored private var subscription: Subscription?
-    @ObservationIgnored private let delivery: MainActorDelivery<App>
-    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<App>] = [:]
+    private let sendInput: @Sendable (App.Input) -> Void
+    private let stop: @Sendable () -> Void
+    private var subscription: Subscription?
+    private let delivery: MainActorDelivery<App>
+    private var lists: [AnyKeyPath: any StateFollower<App>] = [:]
 
     /// Follows `main` from now on, and starts it if it has not started.
     public init<each Handler: IOHandler>(_ main: Main<App, repeat each Handler>)
@@ -54,7 +66,7 @@ extension Main {
     {
       sendInput = main.send
       stop = main.stop
-      state = main.state
+      storedState = main.state
       let box = WeakBox<ObservableMain>()
       let delivery = MainActorDelivery<App>(gate: main.runtime.gate) { state in
         box.value?.apply(state)

@@ -69,19 +69,67 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
 #if canImport(Observation)
   import Observation
 
+  /// A property's key path, made by the first read or write of the property and kept, for a
+  /// generic observable class that calls its `ObservationRegistrar` itself.
+  ///
+  /// Observation names a property by its key path, and a key path into a generic class is made
+  /// anew wherever it is written: its types are looked up by their names, about 20,000
+  /// instructions. `@Observable` writes one into every read and every change of the property,
+  /// so the generic observable classes here (and each package's model) are written out instead.
+  ///
+  /// ```swift
+  /// public private(set) var state: State {
+  ///   get {
+  ///     registrar.access(self, keyPath: statePath { \.state })
+  ///     return storedState
+  ///   }
+  ///   set {
+  ///     registrar.withMutation(of: self, keyPath: statePath { \.state }) { storedState = newValue }
+  ///   }
+  /// }
+  /// private var statePath = KeptKeyPath<Model, State>()
+  /// ```
+  package struct KeptKeyPath<Root, Value> {
+    private var path: KeyPath<Root, Value>?
+
+    package init() {}
+
+    /// The kept key path; `make` makes it the first time.
+    package mutating func callAsFunction(_ make: () -> KeyPath<Root, Value>) -> KeyPath<Root, Value>
+    {
+      if let path { return path }
+      let made = make()
+      path = made
+      return made
+    }
+  }
+
   /// The rows of one identified list as observable objects: `ids` changes only when rows are
   /// added, removed or moved; each row object changes only when its row does.
-  @MainActor @Observable
-  public final class ObservableList<ID: Hashable & Sendable, Row: Equatable & Sendable> {
+  @MainActor
+  public final class ObservableList<ID: Hashable & Sendable, Row: Equatable & Sendable>:
+    Observable
+  {
     /// The ids in list order.
-    public fileprivate(set) var ids: [ID]
+    public fileprivate(set) var ids: [ID] {
+      get {
+        registrar.access(self, keyPath: idsPath { \.ids })
+        return storedIDs
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: idsPath { \.ids }) { storedIDs = newValue }
+      }
+    }
 
-    @ObservationIgnored fileprivate var rows: [ID: ObservableRow<Row>] = [:]
-    @ObservationIgnored fileprivate var current: IdentifiedList<ID, Row>
+    private var storedIDs: [ID]
+    private let registrar = ObservationRegistrar()
+    private var idsPath = KeptKeyPath<ObservableList, [ID]>()
+    fileprivate var rows: [ID: ObservableRow<Row>] = [:]
+    fileprivate var current: IdentifiedList<ID, Row>
 
     init(_ list: IdentifiedList<ID, Row>) {
       current = list
-      ids = list.ids
+      storedIDs = list.ids
     }
 
     /// The observable row with `id`, created on first use and reused; its `value` is `nil`
@@ -122,12 +170,24 @@ package final class MainActorDelivery<Value: Sendable>: Sendable {
   }
 
   /// One row of an ``ObservableList``.
-  @MainActor @Observable
-  public final class ObservableRow<Row: Equatable & Sendable> {
+  @MainActor
+  public final class ObservableRow<Row: Equatable & Sendable>: Observable {
     /// The row now; `nil` once it left the list.
-    public fileprivate(set) var value: Row?
+    public fileprivate(set) var value: Row? {
+      get {
+        registrar.access(self, keyPath: valuePath { \.value })
+        return storedValue
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: valuePath { \.value }) { storedValue = newValue }
+      }
+    }
 
-    init(_ value: Row?) { self.value = value }
+    private var storedValue: Row?
+    private let registrar = ObservationRegistrar()
+    private var valuePath = KeptKeyPath<ObservableRow, Row?>()
+
+    init(_ value: Row?) { storedValue = value }
   }
 
   /// A weak reference set after initialisation, read on the main actor only.

@@ -27,13 +27,25 @@
   ///
   /// Reading `value` tracks the whole input; read through ``list(_:)`` and its rows for
   /// fine-grained updates.
-  @MainActor @Observable
-  public final class ObservableMachine<Input: Sendable, Output: Sendable>: Sendable {
+  @MainActor
+  public final class ObservableMachine<Input: Sendable, Output: Sendable>: Observable, Sendable {
     /// The last input the layer gave; `nil` until the flow's state first reaches it.
-    public private(set) var value: Input?
+    public private(set) var value: Input? {
+      get {
+        registrar.access(self, keyPath: valuePath { \.value })
+        return storedValue
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: valuePath { \.value }) { storedValue = newValue }
+      }
+    }
 
-    @ObservationIgnored private var callback: Handler<Output>?
-    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<Input>] = [:]
+    private var storedValue: Input?
+    private let registrar = ObservationRegistrar()
+    private var valuePath = KeptKeyPath<ObservableMachine, Input?>()
+
+    private var callback: Handler<Output>?
+    private var lists: [AnyKeyPath: any StateFollower<Input>] = [:]
 
     /// A model waiting for its machine to be wired into a flow.
     public nonisolated init() {}

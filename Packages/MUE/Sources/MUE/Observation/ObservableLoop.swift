@@ -32,20 +32,33 @@ extension Loop {
   /// The model holds the loop; the loop does not hold the model, so releasing the model stops
   /// the loop. State arrives on the main actor in order; a state older than one already shown
   /// is skipped.
-  @MainActor @Observable
-  public final class ObservableLoop<U: Update, H: EffectHandler> where H.Effect == U.Effect {
+  @MainActor
+  public final class ObservableLoop<U: Update, H: EffectHandler>: Observable
+  where H.Effect == U.Effect {
     /// The loop's state, as of the last change delivered on the main actor.
-    public private(set) var state: U.State
+    public private(set) var state: U.State {
+      get {
+        registrar.access(self, keyPath: statePath { \.state })
+        return storedState
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: statePath { \.state }) { storedState = newValue }
+      }
+    }
 
-    @ObservationIgnored private let loop: Loop<U, H>
-    @ObservationIgnored private var subscription: Subscription?
-    @ObservationIgnored private let delivery: MainActorDelivery<U.State>
-    @ObservationIgnored private var lists: [AnyKeyPath: any StateFollower<U.State>] = [:]
+    private var storedState: U.State
+    private let registrar = ObservationRegistrar()
+    private var statePath = KeptKeyPath<ObservableLoop, U.State>()
+
+    private let loop: Loop<U, H>
+    private var subscription: Subscription?
+    private let delivery: MainActorDelivery<U.State>
+    private var lists: [AnyKeyPath: any StateFollower<U.State>] = [:]
 
     /// Follows `loop` from now on, and starts it if it has not started.
     public init(_ loop: Loop<U, H>) {
       self.loop = loop
-      state = loop.state
+      storedState = loop.state
       let box = WeakBox<ObservableLoop>()
       let delivery = MainActorDelivery<U.State> { state in box.value?.apply(state) }
       self.delivery = delivery
