@@ -72,7 +72,7 @@ public final class BaselineContacts: Sendable {
     var requests = 0
     /// Mutation point (tests only): the contact each request asked for.
     var answeredContacts: [Int: Int] = [:]
-    var touched: [Int] = []
+    var touched = TouchedChildren<Int>()
     let defects: BaselineDefects
 
     // side-by-side: contacts update+effects
@@ -277,7 +277,7 @@ public final class BaselineContacts: Sendable {
         for id in removed.reversed() { stack.remove(id: id) }
       }
       // Mutation point (tests only): a removed screen's observers are never told.
-      if !defects.contains(.forgetsRemovedScreens) { touched += removed }
+      if !defects.contains(.forgetsRemovedScreens) { touched.append(contentsOf: removed) }
       return Effect(cancelScreens: removed)
     }
 
@@ -287,7 +287,7 @@ public final class BaselineContacts: Sendable {
       let gone = Set(ids)
       stack.removeAll { gone.contains($0.id) }
       // Mutation point (tests only): a removed screen's observers are never told.
-      if !defects.contains(.forgetsRemovedScreens) { touched += ids }
+      if !defects.contains(.forgetsRemovedScreens) { touched.append(contentsOf: ids) }
     }
 
     // side-by-side: contacts wiring
@@ -313,16 +313,9 @@ public final class BaselineContacts: Sendable {
         status: screen.status, text: screen.text)
     }
 
-    mutating func takeTouchedChildren() -> [Int]? {
-      let taken = touched
-      touched = []
-      return taken
-    }
-
+    mutating func takeTouchedChildren() -> [Int]? { touched.take() }
     mutating func reuseTouchedChildren(_ children: consuming [Int]) {
-      guard touched.isEmpty else { return }
-      children.removeAll(keepingCapacity: true)
-      touched = children
+      touched.reuse(consume children)
     }
 
     func childView(_ screenID: Int) -> ScreenView? {

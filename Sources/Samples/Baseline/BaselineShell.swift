@@ -33,7 +33,7 @@ public final class BaselineShell: Sendable {
     var counter = Counter()
     var stopwatch: Stopwatch
     var weather: Weather
-    var touched: [ShellTab] = []
+    var touched = TouchedChildren<ShellTab>()
     let defects: BaselineDefects
 
     init(defects: BaselineDefects) {
@@ -70,7 +70,8 @@ public final class BaselineShell: Sendable {
         effect.weather = weather.handle(message).map { [$0] } ?? []
       case .resetAll:
         // H5: the three children's resets, and the weather's selection, in one message.
-        touched = ShellTab.allCases
+        touched.removeAll()
+        touched.append(contentsOf: ShellTab.allCases)
         effect.counter = counter.handle(.intent(.reset))
         effect.stopwatch = stopwatch.handle(.intent(.reset))
         effect.weather = [
@@ -87,16 +88,9 @@ public final class BaselineShell: Sendable {
         placeName: weather.selected?.name)
     }
 
-    mutating func takeTouchedChildren() -> [ShellTab]? {
-      let taken = touched
-      touched = []
-      return taken
-    }
-
+    mutating func takeTouchedChildren() -> [ShellTab]? { touched.take() }
     mutating func reuseTouchedChildren(_ children: consuming [ShellTab]) {
-      guard touched.isEmpty else { return }
-      children.removeAll(keepingCapacity: true)
-      touched = children
+      touched.reuse(consume children)
     }
 
     func childView(_ tab: ShellTab) -> ShellChildView {

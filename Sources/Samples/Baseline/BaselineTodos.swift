@@ -43,9 +43,7 @@ public final class BaselineTodos: Sendable {
     var saving: [TodoRecord]?
     /// Whether the list changed since the save in flight began.
     var changedWhileSaving = false
-    var touched: [Int] = []
-    /// Whether the last message may have changed every row (no list of them is made).
-    var touchedAll = false
+    var touched = TouchedChildren<Int>()
     let defects: BaselineDefects
 
     init(defects: BaselineDefects) { self.defects = defects }
@@ -127,7 +125,7 @@ public final class BaselineTodos: Sendable {
           doneCount = rows.ids { $0.done }.count
           return true
         }
-        touchedAll = true
+        touched.touchAll()
         rows.updateAll { $0.done = done }
         doneCount = done ? rows.count : 0
         return true
@@ -137,7 +135,7 @@ public final class BaselineTodos: Sendable {
         doneCount = 0
         if let id = editing?.id, !rows.contains(id: id) { editing = nil }
         // Mutation point (tests only): a removed row's observers are never told.
-        if !defects.contains(.forgetsRemovedRows) { touchedAll = true }
+        if !defects.contains(.forgetsRemovedRows) { touched.touchAll() }
         return true
       case .filter(let filter):
         self.filter = filter
@@ -232,21 +230,9 @@ public final class BaselineTodos: Sendable {
         canClearCompleted: doneCount > 0, editingID: editing?.id)
     }
 
-    mutating func takeTouchedChildren() -> [Int]? {
-      guard !touchedAll else {
-        touchedAll = false
-        touched.removeAll(keepingCapacity: true)
-        return nil
-      }
-      let taken = touched
-      touched = []
-      return taken
-    }
-
+    mutating func takeTouchedChildren() -> [Int]? { touched.take() }
     mutating func reuseTouchedChildren(_ children: consuming [Int]) {
-      guard touched.isEmpty else { return }
-      children.removeAll(keepingCapacity: true)
-      touched = children
+      touched.reuse(consume children)
     }
 
     func childView(_ id: Int) -> TodoRowView? {
