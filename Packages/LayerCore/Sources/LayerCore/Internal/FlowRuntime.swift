@@ -72,6 +72,9 @@ final class FlowRuntime<C: Core>: Sendable {
         unsafeDowncast($0, to: FlowRuntime<C>.self).startRun(
           machine: $1, id: $2, lifetime: $3, operation: $4)
       },
+      startMainActorRun: {
+        unsafeDowncast($0, to: FlowRuntime<C>.self).startMainActorRun(machine: $1, operation: $2)
+      },
       cancelRun: { unsafeDowncast($0, to: FlowRuntime<C>.self).cancelRun(machine: $1, id: $2) },
       cancelRuns: { unsafeDowncast($0, to: FlowRuntime<C>.self).cancelRuns(machines: $1) })
     host.flow = self
@@ -327,6 +330,31 @@ final class FlowRuntime<C: Core>: Sendable {
     let (workGate, executor) = (gate, executor)
     let task = startEffectTask(on: executor) { [weak self] in
       await workGate.scoping(executor: executor) { await operation(run) }
+      self?.finish(run)
+    }
+    if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
+  }
+
+  /// Starts `operation` on the main actor as finite work of `machine`: one task that runs there
+  /// at once, for a machine whose calls run on the main actor (``MachineQueue/main``). An effect
+  /// task would begin elsewhere and then hop to the main actor, and back again to finish.
+  @inlinable
+  func startMainActorRun(
+    machine: Int, operation: @escaping @MainActor @Sendable (Run<OwnedWorkID>) -> Void
+  ) {
+    // A section until the task is filed, as for any work: a stop meanwhile waits, then cancels
+    // it (R6); `operation` enters the gate again for each call it makes.
+    guard gate.enter() else { return }
+    defer { gate.leave() }
+    guard
+      let (run, superseded) = lock.withLock({
+        $0.start(machine: machine, id: nil, isFinite: true)
+      })
+    else { return }
+    superseded?.cancel()
+    started?(run.token, machine, nil)
+    let task = Task { @MainActor [weak self] in
+      operation(run)
       self?.finish(run)
     }
     if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }

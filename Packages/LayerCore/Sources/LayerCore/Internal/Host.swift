@@ -33,6 +33,8 @@ struct HostCalls: Sendable {
       AnyObject, Int, AnyWorkID?, WorkLifetime,
       @escaping @Sendable (Run<OwnedWorkID>) async -> Void
     ) -> Void
+  @usableFromInline let startMainActorRun:
+    @Sendable (AnyObject, Int, @escaping @MainActor @Sendable (Run<OwnedWorkID>) -> Void) -> Void
   @usableFromInline let cancelRun: @Sendable (AnyObject, Int, AnyWorkID) -> Void
   @usableFromInline let cancelRuns: @Sendable (AnyObject, ClosedRange<Int>) -> Void
 
@@ -47,12 +49,17 @@ struct HostCalls: Sendable {
         AnyObject, Int, AnyWorkID?, WorkLifetime,
         @escaping @Sendable (Run<OwnedWorkID>) async -> Void
       ) -> Void,
+    startMainActorRun:
+      @escaping @Sendable (
+        AnyObject, Int, @escaping @MainActor @Sendable (Run<OwnedWorkID>) -> Void
+      ) -> Void,
     cancelRun: @escaping @Sendable (AnyObject, Int, AnyWorkID) -> Void,
     cancelRuns: @escaping @Sendable (AnyObject, ClosedRange<Int>) -> Void
   ) {
     self.isLive = isLive
     self.enqueue = enqueue
     self.startRun = startRun
+    self.startMainActorRun = startMainActorRun
     self.cancelRun = cancelRun
     self.cancelRuns = cancelRuns
   }
@@ -86,6 +93,14 @@ struct HostHandle {
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
     calls.startRun(flow, machine, id, lifetime, operation)
+  }
+
+  /// Starts `operation` on the main actor as finite work of `machine`.
+  @inlinable
+  func startMainActorRun(
+    machine: Int, _ operation: @escaping @MainActor @Sendable (Run<OwnedWorkID>) -> Void
+  ) {
+    calls.startMainActorRun(flow, machine, operation)
   }
 
   @inlinable

@@ -33,10 +33,10 @@ final class Mailbox<Input>: Sendable {
     }
     guard mustRun else { return }
     // The task holds the flow weakly, like all work: a released flow is freed mid-drain.
-    host.host?.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
-      if onMainActor {
-        await MainActor.run { self.deliver(run, host) }
-      } else {
+    if onMainActor {
+      host.host?.startMainActorRun(machine: 0) { [self] run in deliver(run, host) }
+    } else {
+      host.host?.startRun(machine: 0, id: nil, lifetime: .finite) { [self] run in
         deliver(run, host)
       }
     }
