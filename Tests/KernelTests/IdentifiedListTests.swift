@@ -63,6 +63,38 @@ import Testing
     #expect(IdentifiedList<Int, Int>().ids { _ in true }.isEmpty)
   }
 
+  /// The walk reads each element where its optional slot holds it: elements with references
+  /// and an enum inside (their optionals use spare bits), across leaves and removed slots.
+  @Test func walksElementsWithReferencesWhereTheyLive() {
+    struct Row: Equatable, Sendable {
+      var title: String
+      var done: Bool
+      var note: String?
+    }
+    var list = IdentifiedList<Int, Row>()
+    list.append(
+      contentsOf: (1...1_500).lazy.map {
+        (
+          $0,
+          Row(
+            title: "row \($0) " + String(repeating: "x", count: $0 % 40), done: $0 % 3 == 0,
+            note: $0 % 5 == 0 ? "note \($0)" : nil)
+        )
+      })
+    for id in stride(from: 7, through: 1_500, by: 7) { list.remove(id: id) }
+    let expected = (1...1_500).filter { $0 % 7 != 0 }
+    #expect(list.ids { $0.done } == expected.filter { $0 % 3 == 0 })
+    #expect(list.ids { $0.note != nil } == expected.filter { $0 % 5 == 0 })
+    var titles: [String] = []
+    // swift-format-ignore: ReplaceForEachWithForLoop
+    list.forEach { id, row in
+      #expect(row.title.hasPrefix("row \(id) "))
+      titles.append(row.title)
+    }
+    #expect(titles.count == expected.count)
+    #expect(list.values.map(\.note) == expected.map { $0 % 5 == 0 ? "note \($0)" : nil })
+  }
+
   @Test func aRowFollowedThroughItsSlotIsReportedOnlyWhenItChanged() {
     var list = numbered(100)
     var hint = SlotHint()

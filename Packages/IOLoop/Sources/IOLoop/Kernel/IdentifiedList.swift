@@ -85,8 +85,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// - Complexity: O(n), without a lookup by id.
   @inlinable
   public func forEach(_ body: (ID, Element) throws -> Void) rethrows {
-    guard let root = elements.root, let idRoot = idsBySlot.root else { return }
-    try Self.walk(root, idRoot, level: elements.height, body)
+    try Self.walk(elements, idsBySlot, body)
   }
 
   /// Each id and element transformed, in list order.
@@ -138,29 +137,47 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     }
   }
 
-  /// Visits the slots below two nodes of the same shape, one of `elements` and one of
-  /// `idsBySlot`, in slot order.
+  /// Visits the slots of two trees of the same shape, `elements` and `ids`, in slot order.
+  ///
+  /// A loop, not a recursion: inlined where the list is read, `body` is compiled into the loop
+  /// over each leaf's elements, so a filter that reads one field of an element reads that field
+  /// where the element lives (a recursive walk calls `body` as an opaque closure, and an element
+  /// handed to one is copied out of its array first: every string in it retained and released).
+  /// Each leaf is found from the root, a few levels, once per 32 slots.
   @inlinable
   static func walk(
-    _ node: SlotTree<Element>.Node, _ ids: SlotTree<ID>.Node, level: Int,
-    _ body: (ID, Element) throws -> Void
+    _ elements: SlotTree<Element>, _ ids: SlotTree<ID>, _ body: (ID, Element) throws -> Void
   ) rethrows {
-    if level == 0 {
+    guard let root = elements.root, let idRoot = ids.root else { return }
+    let (bits, mask) = (SlotTree<Element>.bits, SlotTree<Element>.width - 1)
+    var base = 0
+    while base < elements.slotCount {
+      // Walked unretained: the trees hold every node on the path while this runs.
+      var node = Unmanaged.passUnretained(root)
+      var idNode = Unmanaged.passUnretained(idRoot)
+      var level = elements.height
+      while level > 0 {
+        let index = (base >> (bits * level)) & mask
+        node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
+        idNode = idNode._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
+        level -= 1
+      }
       // Through buffers: an element is passed borrowed, not copied (retained) out of its array.
-      try node.elements.withUnsafeBufferPointer { elements in
-        try ids.elements.withUnsafeBufferPointer { ids in
-          for index in elements.indices {
-            switch elements[index] {
-            case .some(let element): try body(ids[index].unsafelyUnwrapped, element)
-            case .none: continue
+      try node._withUnsafeGuaranteedRef { leaf in
+        try idNode._withUnsafeGuaranteedRef { idLeaf in
+          try leaf.elements.withUnsafeBufferPointer { elements in
+            try idLeaf.elements.withUnsafeBufferPointer { ids in
+              guard let base = elements.baseAddress else { return }
+              for index in elements.indices where base[index] != nil {
+                // The element where it lives: an optional's value is stored at its start.
+                let element = UnsafeRawPointer(base + index).assumingMemoryBound(to: Element.self)
+                try body(ids[index].unsafelyUnwrapped, element.pointee)
+              }
             }
           }
         }
       }
-      return
-    }
-    for index in node.children.indices {
-      try walk(node.children[index], ids.children[index], level: level - 1, body)
+      base += mask + 1
     }
   }
 
