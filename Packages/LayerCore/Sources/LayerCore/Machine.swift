@@ -130,8 +130,9 @@ public struct Machine<Input: Sendable, Output: Sendable>: Sendable {
         start: { child.process(input: nil, callback: callback) })
       switch child.queue {
       case .shared: return node
-      case .new: return Node(mailbox: Mailbox(node), host: wiring.host)
-      case .main: return Node(mailbox: Mailbox(node, onMainActor: true), host: wiring.host)
+      case .new: return Node(mailbox: Mailbox(), host: wiring.host, node: node)
+      case .main:
+        return Node(mailbox: Mailbox(onMainActor: true), host: wiring.host, node: node)
       }
     }
   }

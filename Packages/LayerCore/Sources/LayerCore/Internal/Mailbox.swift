@@ -7,24 +7,22 @@ final class NodeReference<Input>: @unchecked Sendable {
 
 /// The calls waiting for a machine on ``MachineQueue/new`` or ``MachineQueue/main``; they run
 /// as the flow's work, one at a time, in order (on the main actor for `.main`).
+///
+/// A call waits as a function, its input inside: the mailbox is the same type for every
+/// machine, so queueing and taking a call runs no generic code (which would look up the type
+/// metadata of the machine's input, and of the arrays and optionals of it, on every call).
 @usableFromInline
-final class Mailbox<Input>: Sendable {
-  enum Call {
-    case start
-    case input(Input)
-  }
-
-  private let node: Node<Input>
+final class Mailbox: Sendable {
   private let onMainActor: Bool
-  private let calls = Lock<(waiting: [Call], isRunning: Bool)>(([], false))
+  private let calls = Lock<(waiting: [@Sendable () -> Void], isRunning: Bool)>(([], false))
 
   @usableFromInline
-  init(_ node: Node<Input>, onMainActor: Bool = false) {
-    self.node = node
+  init(onMainActor: Bool = false) {
     self.onMainActor = onMainActor
   }
 
-  func post(_ call: Call, host: WeakHost) {
+  @usableFromInline
+  func post(_ call: @escaping @Sendable () -> Void, host: WeakHost) {
     let mustRun = calls.withLock { calls -> Bool in
       calls.waiting.append(call)
       guard !calls.isRunning else { return false }
@@ -42,24 +40,19 @@ final class Mailbox<Input>: Sendable {
     }
   }
 
-  /// Calls the machine with every call waiting, as long as the flow runs. Each call is a
-  /// section of the flow's stop gate, as the flow's own deliveries are: on the main actor (or
-  /// wherever this task runs), a `stop()` on another thread either waits for the call or the
-  /// call never begins (R6).
+  /// Makes every call waiting, as long as the flow runs. Each call is a section of the flow's
+  /// stop gate, as the flow's own deliveries are: on the main actor (or wherever this task
+  /// runs), a `stop()` on another thread either waits for the call or the call never begins
+  /// (R6).
   private func deliver(_ run: Run<OwnedWorkID>, _ host: WeakHost) {
     while let call = next() {
       guard let gate = host.gate, gate.enter() else { continue }
-      if host.host?.isLive(run) == true {
-        switch call {
-        case .start: node.start()
-        case .input(let input): node.process(input)
-        }
-      }
+      if host.host?.isLive(run) == true { call() }
       gate.leave()
     }
   }
 
-  private func next() -> Call? {
+  private func next() -> (@Sendable () -> Void)? {
     calls.withLock { calls in
       guard !calls.waiting.isEmpty else {
         calls.isRunning = false

@@ -27,12 +27,15 @@ struct Node<Input>: Sendable {
     self.process = process
     self.start = start
   }
+}
 
-  /// A node whose calls wait in `mailbox` and run as the flow's work, one at a time.
-  @usableFromInline
-  init(mailbox: Mailbox<Input>, host: WeakHost) {
-    process = { input in mailbox.post(.input(input), host: host) }
-    start = { mailbox.post(.start, host: host) }
+extension Node where Input: Sendable {
+  /// A node whose calls to `node` wait in `mailbox` and run as the flow's work, one at a time.
+  @inlinable
+  init(mailbox: Mailbox, host: WeakHost, node: Node<Input>) {
+    let (process, start) = (node.process, node.start)
+    self.process = { input in mailbox.post({ process(input) }, host: host) }
+    self.start = { mailbox.post(start, host: host) }
   }
 }
 
