@@ -162,15 +162,15 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
         idNode = idNode._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
         level -= 1
       }
-      // Through buffers: an element is passed borrowed, not copied (retained) out of its array.
+      // Through buffers, and each element read where its slot holds it (an optional's value is
+      // stored at its start): an element is not copied (retained) out of its slot first.
       try node._withUnsafeGuaranteedRef { leaf in
         try idNode._withUnsafeGuaranteedRef { idLeaf in
           try leaf.elements.withUnsafeBufferPointer { elements in
             try idLeaf.elements.withUnsafeBufferPointer { ids in
-              guard let base = elements.baseAddress else { return }
-              for index in elements.indices where base[index] != nil {
-                // The element where it lives: an optional's value is stored at its start.
-                let element = UnsafeRawPointer(base + index).assumingMemoryBound(to: Element.self)
+              guard let slots = elements.baseAddress else { return }
+              for index in elements.indices where slots[index] != nil {
+                let element = UnsafeRawPointer(slots + index).assumingMemoryBound(to: Element.self)
                 try body(ids[index].unsafelyUnwrapped, element.pointee)
               }
             }
