@@ -315,23 +315,34 @@ final class FlowRuntime<C: Core>: Sendable {
     machine: Int, id: AnyWorkID?, lifetime: WorkLifetime,
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
-    // A section until the task is filed: a stop meanwhile waits, then cancels it (R6).
+    // The task holds the flow weakly: only the callback inside `operation` refers to it. The
+    // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
+    let (workGate, executor) = (gate, executor)
+    file(machine: machine, id: id, isFinite: lifetime == .finite) { run in
+      startEffectTask(on: executor) { [weak self] in
+        await workGate.scoping(executor: executor) { await operation(run) }
+        self?.finish(run)
+      }
+    }
+  }
+
+  /// Files a new run of `machine` and the task `makeTask` starts for it. A section of the stop
+  /// gate until the task is filed: a stop meanwhile waits, then cancels it (R6).
+  @inlinable
+  func file(
+    machine: Int, id: AnyWorkID?, isFinite: Bool,
+    _ makeTask: (Run<OwnedWorkID>) -> Task<Void, Never>
+  ) {
     guard gate.enter() else { return }
     defer { gate.leave() }
     guard
       let (run, superseded) = lock.withLock({
-        $0.start(machine: machine, id: id, isFinite: lifetime == .finite)
+        $0.start(machine: machine, id: id, isFinite: isFinite)
       })
     else { return }
     superseded?.cancel()
     started?(run.token, machine, id)
-    // The task holds the flow weakly: only the callback inside `operation` refers to it. The
-    // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
-    let (workGate, executor) = (gate, executor)
-    let task = startEffectTask(on: executor) { [weak self] in
-      await workGate.scoping(executor: executor) { await operation(run) }
-      self?.finish(run)
-    }
+    let task = makeTask(run)
     if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
@@ -342,22 +353,13 @@ final class FlowRuntime<C: Core>: Sendable {
   func startMainActorRun(
     machine: Int, operation: @escaping @MainActor @Sendable (Run<OwnedWorkID>) -> Void
   ) {
-    // A section until the task is filed, as for any work: a stop meanwhile waits, then cancels
-    // it (R6); `operation` enters the gate again for each call it makes.
-    guard gate.enter() else { return }
-    defer { gate.leave() }
-    guard
-      let (run, superseded) = lock.withLock({
-        $0.start(machine: machine, id: nil, isFinite: true)
-      })
-    else { return }
-    superseded?.cancel()
-    started?(run.token, machine, nil)
-    let task = Task { @MainActor [weak self] in
-      operation(run)
-      self?.finish(run)
+    // `operation` enters the gate again for each call it makes.
+    file(machine: machine, id: nil, isFinite: true) { run in
+      Task { @MainActor [weak self] in
+        operation(run)
+        self?.finish(run)
+      }
     }
-    if !lock.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }
   }
 
   @inlinable
