@@ -20,23 +20,24 @@ echo "work directory: $work"
 # Swift's own crash handler would catch the trap first, and libFuzzer would not save the input.
 export SWIFT_BACKTRACE=enable=no
 
-for target in "${targets[@]}"; do
-  [ -d "Tests/Fuzz/Corpus/$target" ] || { echo "no seed corpus for $target"; exit 1; }
-  corpus="$work/$target/corpus"
+# One target: replays its seeds and regressions, then fuzzes. Prints what it found; its exit
+# status says whether it passed.
+fuzz_one() {
+  local target=$1
+  [ -d "Tests/Fuzz/Corpus/$target" ] || { echo "no seed corpus for $target"; return 1; }
+  local corpus="$work/$target/corpus"
   mkdir -p "$corpus" "$work/$target/artifacts"
   cp Tests/Fuzz/Corpus/"$target"/* "$corpus"/
-  regressions=()
+  local regressions=()
   if [ -d "Tests/Fuzz/Regressions/$target" ]; then
     regressions=(Tests/Fuzz/Regressions/"$target"/*)
   fi
-  # Replays: each file once, the seeds and every input that ever failed.
   FUZZ_TARGET=$target "$binary" -timeout=1 -rss_limit_mb=2048 "$corpus"/* "${regressions[@]}" \
     >"$work/$target/replay.txt" 2>&1 || {
     tail -30 "$work/$target/replay.txt"
     echo "$target: a seed or regression input fails"
-    exit 1
+    return 1
   }
-  # Mutation, for the time given. The corpus grows in the work directory, not in the repository.
   if ! FUZZ_TARGET=$target "$binary" "$corpus" -max_total_time="$seconds" -timeout=1 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$work/$target/artifacts/" >"$work/$target/fuzz.txt" 2>&1; then
@@ -44,9 +45,31 @@ for target in "${targets[@]}"; do
       "$work/$target/fuzz.txt" | head -40 || tail -40 "$work/$target/fuzz.txt"
     echo "$target: failed; the input: $(ls "$work/$target/artifacts/")"
     echo "keep it: cp $work/$target/artifacts/<file> Tests/Fuzz/Regressions/$target/"
-    exit 1
+    return 1
   fi
+  local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target/fuzz.txt")
   echo "$target: $runs inputs in ${seconds}s, $(ls "$corpus" | wc -l) in the corpus, nothing found"
+}
+
+# As many targets at a time as there are cores (libFuzzer runs on one): each still gets its
+# SECONDS. A batch's reports are printed in the targets' order once the batch ends.
+jobs=${FUZZ_JOBS:-$(nproc)}
+failed=0
+for ((first = 0; first < ${#targets[@]}; first += jobs)); do
+  batch=("${targets[@]:first:jobs}")
+  pids=()
+  for target in "${batch[@]}"; do
+    mkdir -p "$work/$target"
+    fuzz_one "$target" >"$work/$target/report.txt" 2>&1 &
+    pids+=($!)
+  done
+  for index in "${!batch[@]}"; do
+    status=0
+    wait "${pids[$index]}" || status=$?
+    cat "$work/${batch[$index]}/report.txt"
+    [ "$status" -eq 0 ] || failed=1
+  done
+  [ "$failed" -eq 0 ] || exit 1
 done
 rm -rf "$work"

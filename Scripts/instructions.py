@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Instructions and heap allocations per operation, counted by callgrind.
 
-For each workload and contestant, runs `arch measure` under `valgrind --tool=callgrind` twice,
-with N operations and with 0, and reports (count_N - count_0) / N: what the operations cost,
-without start-up, set-up or checking. `arch measure` runs one warm-up operation before either,
-so what a process pays once, on first use, cancels out too. Counts do not depend on machine
-load.
+For each workload and contestant, counts a base phase (no operation) and a full one (N
+operations) and reports (count_N - count_0) / N: what the operations cost, without start-up,
+set-up or checking. One warm-up operation runs before either, so what a process pays once, on
+first use, cancels out too. Counts do not depend on machine load.
 
-Synchronous workloads are counted only inside `measuredRegion` (callgrind's --toggle-collect);
-asynchronous ones, whose work runs on other threads, are counted over the whole process.
+All of a contestant's workloads run in one `arch measure --batch` process under `valgrind
+--tool=callgrind` (valgrind's start-up, about two seconds, once rather than twice per workload);
+callgrind zeroes its counters where a phase begins (`--zero-before=*countingBegins*`) and writes
+them where it ends (`--dump-before=*countingEnds*`), over all threads. For a synchronous workload
+a phase is the operations' run alone; for an asynchronous one, whose work ends on other threads,
+it is the trial's preparation, run, finish and release. Synchronous and asynchronous workloads
+run in separate processes.
 
   Scripts/instructions.py                       # every workload and contestant, a table
   Scripts/instructions.py --workload dispatch --check Benchmarks/InstructionTargets.json
@@ -81,38 +85,19 @@ def build():
     return stripped
 
 
-def count(binary, workload, contestant, operations, prepare_only=False):
-    """Returns (instructions, allocations) of one run (of its preparation alone, if
-    `prepare_only`)."""
-    with tempfile.NamedTemporaryFile(prefix="callgrind-", suffix=".out", delete=False) as out:
-        path = out.name
-    command = ["valgrind", "--tool=callgrind", "--fair-sched=yes", f"--callgrind-out-file={path}"]
-    if workload not in ASYNCHRONOUS:
-        command.append("--toggle-collect=*measuredRegion*")
-    command += [binary, "measure", workload, "--architecture", contestant,
-                "--operations", str(operations)]
-    if prepare_only:
-        command.append("--prepare-only")
-    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
-    result = subprocess.run(command, capture_output=True, text=True, env=environment)
-    if result.returncode != 0:
-        lines = [line for line in result.stderr.splitlines() if not line.startswith("==")]
-        raise RuntimeError(f"{workload} · {contestant} failed:\n" + "\n".join(lines[-20:]))
-    try:
-        return parse(path)
-    finally:
-        os.remove(path)
+def parse(path, totals_only=False):
+    """Total instructions and the number of calls into the allocator, from a callgrind file.
 
-
-def parse(path):
-    """Total instructions and the number of calls into the allocator, from a callgrind file."""
+    A dump written at `--dump-before` (`totals_only`) is read by its "totals:" line, the sum of
+    the costs it lists since the last zeroing: its "summary:" line can still count from the
+    process's start."""
     names = {}
     instructions = 0
     allocations = 0
     callee = None
     with open(path) as file:
         for line in file:
-            if line.startswith("summary:") or line.startswith("totals:"):
+            if line.startswith("totals:") or (line.startswith("summary:") and not totals_only):
                 instructions = max(instructions, int(line.split()[1]))
             elif line.startswith("fn="):
                 match = re.match(r"fn=\((\d+)\) (.*)", line.strip())
@@ -140,35 +125,79 @@ def contestants(binary):
     raise RuntimeError("`arch list` printed no contestants line")
 
 
-def measure(binary, workloads, names, jobs=1):
-    """Counts every (workload, contestant) pair, `jobs` callgrind processes at a time (counts
-    do not depend on what else runs); results and the progress lines keep the pairs' order."""
-    pairs = [(workload, contestant) for workload in workloads for contestant in names]
+def count_batch(binary, contestant, workloads, synchronous):
+    """Counts `workloads` for one contestant in one callgrind process (`arch measure --batch`):
+    each workload's base phase, then its full one, each zeroed on entering `countingBegins` and
+    written on entering `countingEnds`. Returns {workload: (base, full)}, each (instructions,
+    allocations); a workload the contestant cannot run is left out."""
+    directory = tempfile.mkdtemp(prefix="callgrind-")
+    path = os.path.join(directory, "out")
+    command = ["valgrind", "--tool=callgrind", "--fair-sched=yes", f"--callgrind-out-file={path}",
+               "--zero-before=*countingBegins*", "--dump-before=*countingEnds*"]
+    command += [binary, "measure", "--architecture", contestant, "--batch",
+                ",".join(f"{workload}={OPERATIONS[workload]}" for workload in workloads)]
+    if synchronous:
+        command.append("--runs-only")
+    prepared = [workload for workload in workloads if workload in PREPARED_BASE]
+    if prepared:
+        command += ["--prepared-base", ",".join(prepared)]
+    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, env=environment)
+        if result.returncode != 0:
+            lines = [line for line in result.stderr.splitlines() if not line.startswith("==")]
+            raise RuntimeError(f"{', '.join(workloads)} · {contestant} failed:\n"
+                               + "\n".join(lines[-20:]))
+        # One line per phase, in the order of the dumps: "W base", "W full operations=N", or
+        # "W skipped" (no phase).
+        phases = [line.split()[:2] for line in result.stdout.splitlines()
+                  if re.match(r"\S+ (base|full)( |$)", line)]
+        dumps = sorted((name for name in os.listdir(directory) if re.fullmatch(r"out\.\d+", name)),
+                       key=lambda name: int(name.split(".")[1]))
+        if len(dumps) != len(phases):
+            raise RuntimeError(f"{contestant}: {len(phases)} phases but {len(dumps)} callgrind dumps")
+        counts = {}
+        for (workload, phase), dump in zip(phases, dumps):
+            counts.setdefault(workload, {})[phase] = parse(os.path.join(directory, dump), True)
+        return {workload: (phases["base"], phases["full"]) for workload, phases in counts.items()}
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
-    def one(pair):
-        workload, contestant = pair
-        operations = OPERATIONS[workload]
-        try:
-            if workload in PREPARED_BASE:
-                base = count(binary, workload, contestant, operations, prepare_only=True)
-            else:
-                base = count(binary, workload, contestant, 0)
-        except RuntimeError as error:
-            if "has nothing" in str(error):
-                return None
-            raise
-        full = count(binary, workload, contestant, operations)
-        return {
-            "workload": workload, "contestant": contestant, "operations": operations,
-            "instructions": (full[0] - base[0]) / operations,
-            "allocations": (full[1] - base[1]) / operations,
-        }
+
+def measure(binary, workloads, names, jobs=1):
+    """Counts every (workload, contestant) pair: one callgrind process per contestant for the
+    synchronous workloads and one for the asynchronous ones, `jobs` processes at a time (counts
+    do not depend on what else runs). Results and the progress lines keep the pairs' order."""
+    groups = []
+    for contestant in names:
+        for synchronous in (True, False):
+            group = [workload for workload in workloads
+                     if (workload not in ASYNCHRONOUS) == synchronous]
+            if group:
+                groups.append((contestant, group, synchronous))
+
+    def one(group):
+        contestant, group_workloads, synchronous = group
+        return contestant, count_batch(binary, contestant, group_workloads, synchronous)
+
+    counted = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for contestant, counts in pool.map(one, groups):
+            for workload, (base, full) in counts.items():
+                counted[(workload, contestant)] = (base, full)
 
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for result in pool.map(one, pairs):
-            if result is None:
+    for workload in workloads:
+        for contestant in names:
+            if (workload, contestant) not in counted:
                 continue
+            base, full = counted[(workload, contestant)]
+            operations = OPERATIONS[workload]
+            result = {
+                "workload": workload, "contestant": contestant, "operations": operations,
+                "instructions": (full[0] - base[0]) / operations,
+                "allocations": (full[1] - base[1]) / operations,
+            }
             results.append(result)
             print(f"  {result['workload']:18} {result['contestant']:12} "
                   f"{result['instructions']:12.1f} instructions"

@@ -37,7 +37,8 @@ public enum ArchitectureCommand {
       compare         Run the conformance gate, then every benchmark workload for every
                       architecture, the baseline and the bare reducer, interleaved; print the
                       median ns per operation, its 95% interval and the ratios.
-      measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py).
+      measure W       Run one workload once, untimed (for callgrind; see Scripts/instructions.py);
+                      or --batch: many, each in counted phases.
       memory          Load a todos list (or start counters) in this process; print the heap
                       it retains and the resident peak during the load, as JSON (compare
                       --scaling runs it).
@@ -77,6 +78,12 @@ public enum ArchitectureCommand {
       --architecture X    the contestant, or bare (required)
       --operations N      how many operations (required)
       --prepare-only      prepare the operations, run none (what preparing costs alone)
+      --batch W=N,...     instead of W and --operations: count every workload in this process,
+                          each in a base phase (no operation) and a full one (N), marked for
+                          callgrind by countingBegins/countingEnds; prints a line per phase
+      --prepared-base W,...  in a batch, these workloads' base phases prepare N and run none
+      --runs-only         in a batch, a phase is the operations' run alone (synchronous
+                          workloads), not their preparation, run, finish and release
 
     OPTIONS (memory):
       --architecture X    the architecture, or baseline (required)

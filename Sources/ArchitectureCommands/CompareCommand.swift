@@ -1,6 +1,7 @@
 import ArchitectureSpec
 import Foundation
 import Samples
+import Synchronization
 import Workloads
 
 /// `arch compare`: the conformance gate, then every workload for every architecture,
@@ -218,39 +219,75 @@ enum Machine {
 /// first time it runs the code (type metadata and conformances the Swift runtime builds on first
 /// use, caches the runtime fills), then cancels out instead of being spread over the counted
 /// operations. Loading 100 rows 20 times, it was up to half of what io-loop's load counted.
+///
+/// `--batch W=N,…` counts many workloads in one process, each in two phases (its base, then its
+/// N operations), so that callgrind starts once for all of them rather than twice for each: its
+/// start-up, about two seconds, was most of what counting cost. A phase runs between
+/// ``countingBegins()`` and ``countingEnds()``, where callgrind zeroes its counters
+/// (`--zero-before`) and writes them (`--dump-before`); the process prints one line per phase, in
+/// the order of callgrind's dumps.
 struct MeasureCommand {
-  var workload: Workload
+  /// The workloads to count, with their operations, in order.
+  var batch: [(workload: Workload, operations: Int)]
   var contestant: Contestant
-  var operations: Int
   /// Prepare the trial and stop there: what preparing N operations costs alone, for the
   /// workloads whose preparation grows with N (`contacts.pop-to-root.1000`).
   var prepareOnly: Bool
+  /// Whether this is a `--batch` run, counted in phases.
+  var isBatch: Bool
+  /// In a batch, the workloads whose base phase prepares their N operations and runs none (the
+  /// prepared trials are held to the end of the process, as `--prepare-only` holds its own).
+  var preparedBase: Set<String>
+  /// In a batch, whether a phase is the operations' run alone (synchronous workloads, whose work
+  /// all happens in ``measuredRegion(_:)``) rather than their preparation, run, finish and
+  /// release (asynchronous ones, whose work ends on other threads).
+  var countsRunsOnly: Bool
 
   init(_ arguments: inout Arguments) throws {
-    let name = try arguments.positional("WORKLOAD")
-    guard let workload = Workload.named(name) else {
-      throw UsageError(
-        "unknown workload '\(name)'; one of \(Workload.all.map(\.name).joined(separator: ", "))")
-    }
-    self.workload = workload
     let names = Catalog.contestants.map(\.name)
     guard let chosen = try arguments.option("--architecture", oneOf: names),
       let contestant = Catalog.contestants.first(where: { $0.name == chosen })
     else { throw UsageError("--architecture is required") }
     self.contestant = contestant
-    guard let operations = try arguments.number("--operations", as: Int.self) else {
-      throw UsageError("--operations is required")
+    if let batch = try arguments.option("--batch") {
+      isBatch = true
+      self.batch = try batch.split(separator: ",").map { entry in
+        let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let operations = Int(parts[1]), operations >= 1 else {
+          throw UsageError("--batch takes WORKLOAD=OPERATIONS,…; got '\(entry)'")
+        }
+        return (try Self.workload(named: parts[0]), operations)
+      }
+      preparedBase = Set(
+        try arguments.option("--prepared-base")?.split(separator: ",").map(String.init) ?? [])
+      countsRunsOnly = arguments.flag("--runs-only")
+      prepareOnly = false
+    } else {
+      isBatch = false
+      let workload = try Self.workload(named: try arguments.positional("WORKLOAD"))
+      guard let operations = try arguments.number("--operations", as: Int.self) else {
+        throw UsageError("--operations is required")
+      }
+      batch = [(workload, operations)]
+      preparedBase = []
+      countsRunsOnly = false
+      prepareOnly = arguments.flag("--prepare-only")
     }
-    self.operations = operations
-    prepareOnly = arguments.flag("--prepare-only")
     try arguments.finish()
   }
 
-  func run() async throws -> Int32 {
-    if let warmUp = await workload.prepare(contestant, 1) {
-      await warmUp.run()
-      _ = try await warmUp.finish()
+  private static func workload(named name: String) throws -> Workload {
+    guard let workload = Workload.named(name) else {
+      throw UsageError(
+        "unknown workload '\(name)'; one of \(Workload.all.map(\.name).joined(separator: ", "))")
     }
+    return workload
+  }
+
+  func run() async throws -> Int32 {
+    if isBatch { return try await runBatch() }
+    let (workload, operations) = batch[0]
+    try await warmUp(workload)
     guard let trial = await workload.prepare(contestant, operations) else {
       FileHandle.standardError.write(
         Data("\(contestant.name) has nothing \(workload.name) can run\n".utf8))
@@ -269,6 +306,88 @@ struct MeasureCommand {
     print("\(workload.name) \(contestant.name) operations=\(outcome.operations)\(notifications)")
     return 0
   }
+
+  /// Each workload's base phase, then its full one. A phase prepares, runs, finishes and
+  /// releases its trial, as a process of its own did before it exited.
+  private func runBatch() async throws -> Int32 {
+    var held: [Trial] = []
+    for (workload, operations) in batch {
+      guard workload.isApplicable(to: contestant) else {
+        print("\(workload.name) skipped")
+        continue
+      }
+      try await warmUp(workload)
+      if preparedBase.contains(workload.name) {
+        countingBegins()
+        let prepared = await workload.prepare(contestant, operations)
+        countingEnds()
+        if let prepared { held.append(prepared) }
+      } else {
+        try await count(workload, 0)
+      }
+      print("\(workload.name) base")
+      let outcome = try await count(workload, operations)
+      print("\(workload.name) full operations=\(outcome.operations)")
+    }
+    // As `--prepare-only` does: the held trials end with the process, never torn down.
+    withExtendedLifetime(held) { exit(0) }
+  }
+
+  /// One counted phase of `operations`: the run alone (``countsRunsOnly``), or the trial
+  /// prepared, run, finished and released.
+  @discardableResult
+  private func count(_ workload: Workload, _ operations: Int) async throws -> Outcome {
+    if countsRunsOnly {
+      guard let trial = await workload.prepare(contestant, operations) else {
+        throw UsageError("\(contestant.name) has nothing \(workload.name) can run")
+      }
+      countingBegins()
+      await measuredRegion(trial)
+      countingEnds()
+      return try await trial.finish()
+    }
+    countingBegins()
+    // The trial is released when `runTrial` returns, inside the phase.
+    let outcome = try await runTrial(workload, operations)
+    countingEnds()
+    return outcome
+  }
+
+  private func runTrial(_ workload: Workload, _ operations: Int) async throws -> Outcome {
+    guard let trial = await workload.prepare(contestant, operations) else {
+      throw UsageError("\(contestant.name) has nothing \(workload.name) can run")
+    }
+    await measuredRegion(trial)
+    return try await trial.finish()
+  }
+
+  private func warmUp(_ workload: Workload) async throws {
+    if let warmUp = await workload.prepare(contestant, 1) {
+      await warmUp.run()
+      _ = try await warmUp.finish()
+    }
+  }
+}
+
+/// Phases begun and not yet ended: at most one. Keeping count is what ``countingBegins()`` and
+/// ``countingEnds()`` do, so that neither call is optimized away (callgrind acts when they are
+/// entered), and what makes them differ: two alike functions would be merged into one, and
+/// callgrind would see both entered at every phase's beginning.
+private let openPhases = Atomic<Int>(0)
+
+/// Where a counted phase begins: callgrind zeroes its counters on entering it
+/// (`--zero-before=*countingBegins*`).
+@inline(never)
+func countingBegins() {
+  openPhases.add(1, ordering: .relaxed)
+}
+
+/// Where a counted phase ends: callgrind writes its counters on entering it
+/// (`--dump-before=*countingEnds*`).
+@inline(never)
+func countingEnds() {
+  let (_, open) = openPhases.subtract(1, ordering: .relaxed)
+  precondition(open == 0, "counted phases do not nest")
 }
 
 /// `arch memory`: one contestant's todos app loads a list in this process; prints the heap it
