@@ -61,12 +61,13 @@ public enum ArchitectureCommand {
       --in-process        run here, not one child process per architecture
 
     OPTIONS (compare):
-      --quick             a twentieth of the operations per sample, 20 random programs per gate
+      --quick             a twentieth of the operations per sample, 5 samples, 20 random
+                          programs per gate
       --scaling           every list operation at 100, 1,000, 10,000 and 100,000 rows: the
                           cost curves, their growth exponents, notifications per observer kind
                           and the memory of a loaded 100,000-row list (default samples: 5;
                           with --quick 3, and every operation of each sample still runs)
-      --samples N         samples per workload and contestant (default: 15)
+      --samples N         samples per workload and contestant (default: 15; --quick 5)
       --workload W,…      only these workloads (default: all)
       --architecture X    only X, plus baseline and bare for the ratios
       --format F          text, markdown or json (default: text)

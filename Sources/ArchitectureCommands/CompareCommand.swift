@@ -18,7 +18,8 @@ struct CompareCommand {
   init(_ arguments: inout Arguments) throws {
     isQuick = arguments.flag("--quick")
     isScaling = arguments.flag("--scaling")
-    samples = try arguments.number("--samples") ?? (isScaling ? (isQuick ? 3 : 5) : 15)
+    let defaultSamples = isScaling ? (isQuick ? 3 : 5) : (isQuick ? 5 : 15)
+    samples = try arguments.number("--samples") ?? defaultSamples
     guard samples >= 1 else { throw UsageError("--samples must be at least 1") }
     let names = Workload.all.map(\.name)
     let chosen = try arguments.option("--workload").map { value in
