@@ -47,8 +47,9 @@ let package = Package(
     // The runtime kernel every architecture carries a copy of (Scripts/vendor-kernel): the
     // lock, the drain queue, the registry of running work, waiters, subscribers; and the test
     // tools' kernel (executor, line diff, failure reporting). Built here for its own tests, and
-    // the kit, the baseline and the samples' support lock with its `Lock` (a pthread mutex
-    // ThreadSanitizer sees; it cannot see `Synchronization.Mutex` on Linux).
+    // the kit, the baseline and the samples' support lock with its `Lock` (an atomic word, and a
+    // pthread condition to sleep on: ThreadSanitizer sees both; it cannot see
+    // `Synchronization.Mutex` on Linux).
     .target(name: "Kernel", path: "Kernel/Runtime"),
     .target(name: "KernelTesting", path: "Kernel/Testing"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "KernelTesting"]),

@@ -1,6 +1,13 @@
+import Dispatch
 import Testing
 
 @testable import Kernel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension DrainQueue {
   /// The next message, as a drain loop gets it, or `nil` when none is left.
@@ -245,5 +252,44 @@ extension DrainQueue {
     #expect(!Phase.created.isRunning && !Phase.created.isStopped)
     #expect(Phase.running.isRunning)
     #expect(Phase.stopped.isStopped && !Phase.stopped.isRunning)
+  }
+}
+
+@Suite struct LockBehaviour {
+  /// Threads take turns on one lock, each appending 20,000 numbers of its own: whatever the
+  /// interleaving (spun, slept, woken), no append is lost and each thread's own appear in its
+  /// order. Under ThreadSanitizer (CI runs it) the appends are seen as ordered by the lock.
+  @Test func threadsAppendingUnderOneLockLoseNothing() {
+    let lock = Lock([Int]())
+    let (threads, perThread) = (8, 20_000)
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for index in 0..<perThread { lock.withLock { $0.append(thread * perThread + index) } }
+    }
+    let appended = lock.withLock { $0 }
+    #expect(appended.count == threads * perThread)
+    for thread in 0..<threads {
+      let own = appended.filter { $0 / perThread == thread }
+      #expect(own == Array(thread * perThread..<(thread + 1) * perThread))
+    }
+  }
+
+  /// A thread that finds the lock held spins, then marks the lock as waited for and sleeps; the
+  /// unlock wakes it, and it sees what the holder wrote.
+  @Test func aWaiterSleepsUntilTheHolderUnlocksAndSeesItsWrite() {
+    let lock = Lock(0)
+    let seen = Lock<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    lock.lock()
+    DispatchQueue.global().async {
+      let value = lock.withLock { $0 }
+      seen.withLock { $0 = value }
+      done.signal()
+    }
+    // The waiter has given up spinning once the word says a thread may be waiting.
+    while lock.word.load(ordering: .relaxed) != 2 { sched_yield() }
+    lock.value.pointee = 42
+    lock.unlock()
+    done.wait()
+    #expect(seen.withLock { $0 } == 42)
   }
 }
