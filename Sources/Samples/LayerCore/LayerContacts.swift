@@ -1,5 +1,6 @@
 import ArchitectureSpec
 import LayerCore
+import Synchronization
 
 /// The add form as a feature of its own: its state (with the `create` it asks for, as a
 /// request), its reducer and its machine. The contacts app presents it with
@@ -59,12 +60,15 @@ public enum LayerAddForm {
   /// Carries out the form's `create`, once per request.
   final class CreateMachine: ChildMachine {
     let service: any ContactsService
-    private let latest = Lock(0)
+    /// The last request carried out: a word, not a lock (a machine per screen makes one).
+    private let latest = Atomic<Int>(0)
 
     init(service: any ContactsService) { self.service = service }
 
     func process(input: State?, callback: Handler<Created>) {
-      guard let request = input?.create, latest.exchange(request.id) != request.id else { return }
+      guard let request = input?.create,
+        latest.exchange(request.id, ordering: .acquiringAndReleasing) != request.id
+      else { return }
       let service = service
       callback.run { send in
         do {
@@ -136,12 +140,15 @@ public enum LayerContactScreen {
   /// Carries out the screen's load, once per request.
   final class DetailsMachine: ChildMachine {
     let service: any ContactsService
-    private let latest = Lock(0)
+    /// The last request carried out: a word, not a lock (a machine per screen makes one).
+    private let latest = Atomic<Int>(0)
 
     init(service: any ContactsService) { self.service = service }
 
     func process(input: State?, callback: Handler<Answer>) {
-      guard let request = input?.load, latest.exchange(request.id) != request.id else { return }
+      guard let request = input?.load,
+        latest.exchange(request.id, ordering: .acquiringAndReleasing) != request.id
+      else { return }
       let service = service
       callback.run { send in
         do {

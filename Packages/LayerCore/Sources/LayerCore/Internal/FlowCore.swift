@@ -18,11 +18,55 @@ extension Message: RunMessage {
   }
 }
 
-/// The id of work started without one.
+/// The keys of one machine's running work: the first inline (a machine's usual one run: a
+/// screen's load), more in a set. A pushed screen's machine files its load without allocating.
 @usableFromInline
-struct AnonymousRun: Hashable, Sendable {
-  @usableFromInline let number: Int
-  @inlinable init(number: Int) { self.number = number }
+struct MachineRuns {
+  @usableFromInline var first: RunKey<OwnedWorkID>?
+  @usableFromInline var more: Set<RunKey<OwnedWorkID>> = []
+
+  @inlinable init(_ key: RunKey<OwnedWorkID>) { first = key }
+
+  @inlinable
+  mutating func insert(_ key: RunKey<OwnedWorkID>) {
+    // Each key in one place only: the set is looked at only when it holds something.
+    if first == nil {
+      if !more.isEmpty { more.remove(key) }
+      first = key
+    } else if first != key {
+      more.insert(key)
+    }
+  }
+
+  @inlinable
+  mutating func remove(_ key: RunKey<OwnedWorkID>) {
+    if first == key {
+      first = nil
+    } else if !more.isEmpty {
+      more.remove(key)
+    }
+  }
+}
+
+/// Tasks to cancel once unlocked: the first inline (a dropped screen's one load), more in an
+/// array.
+@usableFromInline
+struct TasksToCancel {
+  @usableFromInline var first: Task<Void, Never>?
+  @usableFromInline var more: [Task<Void, Never>] = []
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func append(_ task: Task<Void, Never>) {
+    if first == nil { first = task } else { more.append(task) }
+  }
+
+  @inlinable
+  func cancelAll() {
+    first?.cancel()
+    for task in more { task.cancel() }
+  }
 }
 
 /// Everything a flow guards with its lock.
@@ -33,11 +77,9 @@ struct FlowCore<C: Core> {
   @usableFromInline var queue = DrainQueue<Message<C.Event>>()
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
   @usableFromInline var idleWaiters = Waiters()
-  /// Numbers work started without an id, so that it is filed under its machine too.
-  @usableFromInline var anonymousRuns = 0
   /// The keys of each machine's running work: a dropped machine's work is found without looking
   /// at anyone else's (a popped screen's load, under 10,000 loading screens).
-  @usableFromInline var keysByMachine: [Int: Set<RunKey<OwnedWorkID>>] = [:]
+  @usableFromInline var keysByMachine: [Int: MachineRuns] = [:]
 
   @inlinable init(state: C.State? = nil) { self.state = state }
 
@@ -83,24 +125,20 @@ struct FlowCore<C: Core> {
   mutating func start(machine: Int, id: AnyWorkID?, isFinite: Bool) -> (
     run: Run<OwnedWorkID>, superseded: Task<Void, Never>?
   )? {
-    // Work without an id gets a number of its own under its machine (mailboxes, machine 0,
-    // excepted), so that the machine's work can be cancelled when it is dropped.
-    var key: RunKey<OwnedWorkID>?
-    if let id {
-      key = .id(OwnedWorkID(owner: machine, id: id))
-    } else if machine != 0 {
-      anonymousRuns += 1
-      key = .id(OwnedWorkID(owner: machine, id: AnyWorkID(AnonymousRun(number: anonymousRuns))))
-    }
+    // Work without an id is filed under its run's token (`RunKey.anonymous`), and under its
+    // machine (mailboxes, machine 0, excepted), so that the machine's work can be cancelled
+    // when it is dropped.
+    let key = id.map { RunKey.id(OwnedWorkID(owner: machine, id: $0)) }
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
-    if let key, machine != 0 {
-      // In place, into the machine's set kept from its earlier work: no allocation per run.
+    if machine != 0 {
+      let filed = key ?? .anonymous(run.token)
+      // In place, into the machine's keys kept from its earlier work: no allocation per run.
       if keysByMachine[machine] != nil {
-        keysByMachine[machine]!.insert(key)
+        keysByMachine[machine]!.insert(filed)
       } else {
-        keysByMachine[machine] = [key]
+        keysByMachine[machine] = MachineRuns(filed)
       }
     }
     return (run, superseded.flatMap { queue.drop($0) })
@@ -111,41 +149,46 @@ struct FlowCore<C: Core> {
   ///
   /// - Complexity: O(m + w) for the m machines and their w pieces of work, whatever else runs.
   @inlinable
-  mutating func removeAll(machines: ClosedRange<Int>) -> [Task<Void, Never>] {
-    var tasks: [Task<Void, Never>] = []
-    for machine in machines {
+  mutating func removeAll(machines: ClosedRange<Int>) -> TasksToCancel {
+    var tasks = TasksToCancel()
+    var machine = machines.lowerBound
+    while machine <= machines.upperBound {
+      defer { machine += 1 }
       guard let keys = keysByMachine.removeValue(forKey: machine) else { continue }
-      for key in keys {
+      if let key = keys.first, let task = runs.remove(key).flatMap({ queue.drop($0) }) {
+        tasks.append(task)
+      }
+      for key in keys.more {
         if let task = runs.remove(key).flatMap({ queue.drop($0) }) { tasks.append(task) }
       }
     }
     return tasks
   }
 
-  /// Removes the work under `key` and what it queued; returns its task to cancel.
+  /// Removes the work under `key` (of `machine`) and what it queued; returns its task to
+  /// cancel.
   @inlinable
-  mutating func remove(_ key: RunKey<OwnedWorkID>) -> Task<Void, Never>? {
-    forget(key)
+  mutating func remove(_ key: RunKey<OwnedWorkID>, of machine: Int) -> Task<Void, Never>? {
+    forget(key, of: machine)
     return runs.remove(key).flatMap { queue.drop($0) }
   }
 
-  /// Ends `run` when its operation returns; returns whether it was live.
+  /// Ends `run` of `machine` when its operation returns; returns whether it was live.
   @inlinable
-  mutating func finish(_ run: Run<OwnedWorkID>) -> Bool {
+  mutating func finish(_ run: Run<OwnedWorkID>, of machine: Int) -> Bool {
     guard isLive(run) else { return false }
-    if let key = runs.finish(run) { forget(key) }
+    if let key = runs.finish(run) { forget(key, of: machine) }
     return true
   }
 
-  /// Takes `key` out of its machine's keys.
+  /// Takes `key` out of `machine`'s keys.
   @inlinable
-  mutating func forget(_ key: RunKey<OwnedWorkID>) {
-    guard case .id(let owned) = key, owned.owner != 0 else { return }
+  mutating func forget(_ key: RunKey<OwnedWorkID>, of machine: Int) {
     // Looked up before it is changed: changing a dictionary's entry in place costs an
     // allocation even when there is no entry.
-    guard keysByMachine[owned.owner] != nil else { return }
-    // The machine's set stays, empty, for its next work: it goes when the machine is dropped.
-    keysByMachine[owned.owner]!.remove(key)
+    guard machine != 0, keysByMachine[machine] != nil else { return }
+    // The machine's entry stays, empty, for its next work: it goes when the machine is dropped.
+    keysByMachine[machine]!.remove(key)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).

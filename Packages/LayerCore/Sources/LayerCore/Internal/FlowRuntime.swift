@@ -321,7 +321,7 @@ final class FlowRuntime<C: Core>: Sendable {
     file(machine: machine, id: id, isFinite: lifetime == .finite) { run in
       startEffectTask(on: executor) { [weak self] in
         await workGate.scoping(executor: executor) { await operation(run) }
-        self?.finish(run)
+        self?.finish(run, of: machine)
       }
     }
   }
@@ -357,15 +357,15 @@ final class FlowRuntime<C: Core>: Sendable {
     file(machine: machine, id: nil, isFinite: true) { run in
       Task { @MainActor [weak self] in
         operation(run)
-        self?.finish(run)
+        self?.finish(run, of: machine)
       }
     }
   }
 
   @inlinable
-  func finish(_ run: Run<OwnedWorkID>) {
+  func finish(_ run: Run<OwnedWorkID>, of machine: Int) {
     lock.withLock { flow in
-      flow.finish(run) ? settledWaiters(&flow) : []
+      flow.finish(run, of: machine) ? settledWaiters(&flow) : []
     }.resumeAll()
   }
 
@@ -374,7 +374,7 @@ final class FlowRuntime<C: Core>: Sendable {
     let (tasks, waiters) = lock.withLock { flow in
       (flow.removeAll(machines: machines), settledWaiters(&flow))
     }
-    for task in tasks { task.cancel() }
+    tasks.cancelAll()
     waiters.resumeAll()
   }
 
@@ -382,7 +382,7 @@ final class FlowRuntime<C: Core>: Sendable {
   func cancelRun(machine: Int, id: AnyWorkID) {
     let (task, waiters) = lock.withLock { flow in
       (
-        flow.remove(.id(OwnedWorkID(owner: machine, id: id))),
+        flow.remove(.id(OwnedWorkID(owner: machine, id: id)), of: machine),
         settledWaiters(&flow)
       )
     }

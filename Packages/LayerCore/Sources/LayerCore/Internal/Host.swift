@@ -22,9 +22,10 @@ final class WeakHost: @unchecked Sendable {
 
 /// What machines' callbacks and work call on the flow, as functions made where the flow's types
 /// are known: through a protocol they would run as generic code, looking up type metadata on
-/// every call.
+/// every call. A class: a ``HostHandle`` is made for each call a machine makes on the flow, and
+/// a copy of six closures is six retains (and six releases), a copy of this one.
 @usableFromInline
-struct HostCalls: Sendable {
+final class HostCalls: Sendable {
   @usableFromInline let isLive: @Sendable (AnyObject, Run<OwnedWorkID>?) -> Bool
   @usableFromInline let enqueue:
     @Sendable (AnyObject, Run<OwnedWorkID>?, @escaping @Sendable () -> Void) -> Void
