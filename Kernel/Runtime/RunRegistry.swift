@@ -179,11 +179,15 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     @usableFromInline var key: RunKey<ID>
     @usableFromInline var task: Task<Void, Never>?
     @usableFromInline var isFinite: Bool
+    /// Whether the run was filed under a key of the caller's (in `tokens`); one started without
+    /// a key is found by its token alone.
+    @usableFromInline var isKeyed: Bool
 
-    @inlinable init(key: RunKey<ID>, task: Task<Void, Never>?, isFinite: Bool) {
+    @inlinable init(key: RunKey<ID>, task: Task<Void, Never>?, isFinite: Bool, isKeyed: Bool) {
       self.key = key
       self.task = task
       self.isFinite = isFinite
+      self.isKeyed = isKeyed
     }
   }
 
@@ -193,7 +197,8 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// The runs going, by token: what a run asks about itself (is it live, attach its task, end
   /// it) costs an integer lookup, never hashing and comparing the user's id.
   @usableFromInline var entries: [Int: Entry] = [:]
-  /// The token of the run going under each key.
+  /// The token of the run going under each key the caller gave (a run started without one is
+  /// filed by its token alone: its key, `.anonymous(token)`, names it already).
   @usableFromInline var tokens: [RunKey<ID>: Int] = [:]
   @usableFromInline var nextToken = 1
   /// How many runs are finite.
@@ -210,7 +215,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// The keys of the runs going that match `predicate`.
   @inlinable
   package func keys(where predicate: (RunKey<ID>) -> Bool) -> [RunKey<ID>] {
-    tokens.keys.filter(predicate)
+    entries.values.lazy.map(\.key).filter(predicate)
   }
 
   /// Files a new run under `key` (under a key of its own token when `key` is `nil`).
@@ -226,7 +231,13 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     _ key: RunKey<ID>?, isFinite: Bool, replacing: Bool = true
   ) -> (run: Run<ID>, superseded: Removed?)? {
     let token = nextToken
-    let key = key ?? .anonymous(token)
+    guard let key else {
+      // Nobody else can name this run's key: no lookup under it, and no entry in `tokens`.
+      nextToken += 1
+      entries[token] = Entry(key: .anonymous(token), task: nil, isFinite: isFinite, isKeyed: false)
+      if isFinite { finiteCount += 1 }
+      return (Run(token: token), nil)
+    }
     var superseded: Removed?
     if replacing {
       // Filed and looked up in one go: the key is hashed once, not for a lookup and again to
@@ -242,7 +253,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
       tokens[key] = token
     }
     nextToken += 1
-    entries[token] = Entry(key: key, task: nil, isFinite: isFinite)
+    entries[token] = Entry(key: key, task: nil, isFinite: isFinite, isKeyed: true)
     if isFinite { finiteCount += 1 }
     return (Run(token: token), superseded)
   }
@@ -284,6 +295,14 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// when none is going. The caller drops what the run queued.
   @inlinable
   package mutating func remove(_ key: RunKey<ID>) -> Removed? {
+    // A run started without a key: found by its token.
+    if case .anonymous(let token) = key, let index = entries.index(forKey: token),
+      !entries.values[index].isKeyed
+    {
+      let entry = entries.remove(at: index).value
+      if entry.isFinite { finiteCount -= 1 }
+      return (Run(token: token), entry.task)
+    }
     // Found and taken out by its index: the key is hashed once, not again to remove it.
     guard let index = tokens.index(forKey: key) else { return nil }
     let token = tokens.values[index]
@@ -297,7 +316,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   @inlinable
   mutating func removeEntry(_ token: Int) -> Entry? {
     guard let entry = entries.removeValue(forKey: token) else { return nil }
-    tokens[entry.key] = nil
+    if entry.isKeyed { tokens[entry.key] = nil }
     if entry.isFinite { finiteCount -= 1 }
     return entry
   }

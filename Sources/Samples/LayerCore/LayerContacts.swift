@@ -27,24 +27,24 @@ public enum LayerAddForm {
   }
 
   // side-by-side: contacts update
-  /// The form after `intent`; `nil` when nothing changes. `request` numbers a new `create`.
-  public static func reduce(_ state: State, _ intent: FormIntent, request: Int) -> State? {
-    var next = state
+  /// Applies `intent` to the form in place; returns whether it changed. `request` numbers a new
+  /// `create`.
+  public static func reduce(_ state: inout State, _ intent: FormIntent, request: Int) -> Bool {
     switch intent {
     case .nameChanged(let name):
-      guard !state.isSaving else { return nil }
-      next.name = name
-      next.error = ""
+      guard !state.isSaving else { return false }
+      state.name = name
+      state.error = ""
     case .save:
       let title = ContactsApp.title(from: state.name)
-      guard !state.isSaving, !title.isEmpty else { return nil }
-      next.isSaving = true
-      next.error = ""
-      next.create = Request(id: request, title)
+      guard !state.isSaving, !title.isEmpty else { return false }
+      state.isSaving = true
+      state.error = ""
+      state.create = Request(id: request, title)
     case .cancel:
-      return nil  // the app dismisses the form
+      return false  // the app dismisses the form
     }
-    return next
+    return true
   }
 
   /// The form after its `create` failed (or the app refused the id).
@@ -249,31 +249,82 @@ public enum LayerContacts {
   /// own) makes no view of the whole stack per message: pushing a screen onto 10,000 costs what
   /// it costs onto 10 (SPEC R13).
   public struct ScreenModel: Sendable, Equatable {
-    /// The state, held by reference: the model goes through the screen's layer and is kept by
-    /// the screen, and a copy of it is then one retain, where a copy of the state retains every
-    /// list and string it holds (and moves its whole size).
+    /// The state, held by reference: the model goes through the screen's layer, and a copy of
+    /// it is then one retain, where a copy of the state retains every list and string it holds
+    /// (and moves its whole size). Once shown to observers, the view instead (see ``shown()``).
     let storage: Storage
 
-    init(state: AppState) { storage = Storage(state) }
+    init(state: AppState) { storage = StateStorage(state) }
 
-    var state: AppState { storage.state }
-
-    /// The view of the whole app.
-    public var view: ContactsView { LayerContacts.view(state) }
+    private init(storage: Storage) { self.storage = storage }
 
     /// Which presentation of the form is shown, if the form is.
-    public var formPresentation: Int? { state.form?.id }
+    public var formPresentation: Int? { storage.formPresentation }
 
-    /// Equal when the states are: in this app every change of the state shows (a request's
-    /// number changes with the screen or form that starts loading or saving), so no view is
-    /// made to compare two (the conformance kit's R10 scenarios and programs check it).
-    public static func == (lhs: ScreenModel, rhs: ScreenModel) -> Bool {
-      lhs.storage === rhs.storage || lhs.state == rhs.state
+    /// The view of the whole app.
+    public var view: ContactsView {
+      if storage.isShown { return unsafeDowncast(storage, to: ShownStorage.self).view }
+      return LayerContacts.view(unsafeDowncast(storage, to: StateStorage.self).state)
     }
 
-    final class Storage: Sendable {
+    /// The model with its view made, holding no state: what the screen shows its observers and
+    /// keeps to compare the next with. A kept model that held the state would share the stack
+    /// with the flow, and the reducer's next push or pop would copy it. With no screen on the
+    /// stack there is nothing to copy, and the model stays as it is (its state compares for
+    /// less than a view, and keeping it allocates nothing).
+    public func shown() -> ScreenModel {
+      guard !storage.isShown, storage.hasScreens else { return self }
+      return ScreenModel(
+        storage: ShownStorage(view: view, formPresentation: storage.formPresentation))
+    }
+
+    /// Two states are equal when the states are: in this app every change of the state shows
+    /// (a request's number changes with the screen or form that starts loading or saving), so
+    /// no view is made to compare two (the conformance kit's R10 scenarios and programs check
+    /// it). A shown model is compared by its view.
+    public static func == (lhs: ScreenModel, rhs: ScreenModel) -> Bool {
+      if lhs.storage === rhs.storage { return true }
+      guard lhs.storage.formPresentation == rhs.storage.formPresentation else { return false }
+      guard lhs.storage.isShown || rhs.storage.isShown else {
+        return unsafeDowncast(lhs.storage, to: StateStorage.self).state
+          == unsafeDowncast(rhs.storage, to: StateStorage.self).state
+      }
+      return lhs.view == rhs.view
+    }
+
+    /// What a model holds: a state, or (once shown) a view.
+    ///
+    /// `@unchecked Sendable`: immutable; its subclasses add `let`s of `Sendable` types.
+    class Storage: @unchecked Sendable {
+      let isShown: Bool
+      let hasScreens: Bool
+      let formPresentation: Int?
+
+      init(isShown: Bool, hasScreens: Bool, formPresentation: Int?) {
+        self.isShown = isShown
+        self.hasScreens = hasScreens
+        self.formPresentation = formPresentation
+      }
+    }
+
+    final class StateStorage: Storage, @unchecked Sendable {
       let state: AppState
-      init(_ state: AppState) { self.state = state }
+
+      init(_ state: AppState) {
+        self.state = state
+        super.init(
+          isShown: false, hasScreens: !state.stack.isEmpty, formPresentation: state.form?.id)
+      }
+    }
+
+    final class ShownStorage: Storage, @unchecked Sendable {
+      let view: ContactsView
+
+      init(view: ContactsView, formPresentation: Int?) {
+        self.view = view
+        super.init(
+          isShown: true, hasScreens: !view.stack.isEmpty, formPresentation: formPresentation)
+      }
     }
   }
 
@@ -351,11 +402,11 @@ public enum LayerContacts {
         state.form = nil
         return true
       case .form(let formIntent):
-        guard let form = state.form,
-          let next = LayerAddForm.reduce(form, formIntent, request: state.lastRequest + 1)
+        // Written in place: the form is not copied out and back for each keystroke.
+        let request = state.lastRequest + 1
+        guard state.form != nil, LayerAddForm.reduce(&state.form!, formIntent, request: request)
         else { return false }
-        if next.create != form.create { _ = state.nextRequest() }
-        state.form = next
+        if state.form!.create?.id == request { _ = state.nextRequest() }
         return true
       case .alert(let action):
         guard let contactID = state.alert else { return false }

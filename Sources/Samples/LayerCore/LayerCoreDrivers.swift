@@ -276,7 +276,7 @@ final class LayerContactsDriver: AppDriver, Sendable {
       current: {
         guard let read = state.withLock({ $0 }), let now = read() else { return nil }
         return LayerContacts.model(now)
-      })
+      }, shown: { $0.shown() })
     core = LayerContacts.App(screen: screen, screens: screens, environment: environment)
     executor = environment.executor
   }

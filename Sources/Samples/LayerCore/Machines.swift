@@ -30,16 +30,25 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   private let shown: Lock<Shown>
   /// Where the view now is read when the screen keeps none (see ``init(placeholder:current:)``).
   private let current: (@Sendable () -> View?)?
+  /// What the screen makes of a view before it shows it to observers and keeps it.
+  private let shownView: (@Sendable (View) -> View)?
 
   /// A screen showing `placeholder`; see ``observe(_:)``.
   ///
   /// With `current` (the view of the flow's state now; `nil` before the flow has one), the
   /// screen keeps no view while nobody observes it, and reads `current` when asked: a view that
   /// holds a large state (a stack of 10,000 screens) is then not kept by a screen nobody looks
-  /// at, so the core's next change to that state does not copy it.
-  public init(placeholder: View, current: (@Sendable () -> View?)? = nil) {
-    shown = Lock(Shown(view: placeholder))
+  /// at, so the core's next change to that state does not copy it. Such a view, once observed,
+  /// is made final by `shown` before observers get it and the screen keeps it: `shown` returns
+  /// the view made, holding what it shows and not the state (which, kept, the flow's next
+  /// change would copy).
+  public init(
+    placeholder: View, current: (@Sendable () -> View?)? = nil,
+    shown: (@Sendable (View) -> View)? = nil
+  ) {
+    self.shown = Lock(Shown(view: placeholder))
     self.current = current
+    shownView = shown
   }
 
   /// Tells `observer` about every new view from now on, starting with the one shown now.
@@ -58,7 +67,7 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
     if let placeholder { return observer(placeholder) }
     started?.enqueue { [self] in
       // In the flow's order: the view now, read before the lock if none is kept.
-      let now = current?()
+      let now = current?().map { shownView?($0) ?? $0 }
       let view = shown.withLock { shown in
         if shown.observers.isEmpty, let now { shown.view = now }
         shown.observers.append(observer)
@@ -82,7 +91,7 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
   }
 
   public func process(input: View?, callback: Handler<Intent>) {
-    guard case .some(let view) = input else {
+    guard case .some(var view) = input else {
       // Observers saw the placeholder when they began observing.
       return shown.withLock { $0.callback = callback }
     }
@@ -93,6 +102,7 @@ public final class Screen<View: Equatable & Sendable, Intent: Sendable>: ChildMa
         if current == nil { shown.view = view }
         return nil
       }
+      if let shownView { view = shownView(view) }
       guard view != shown.view else { return nil }
       shown.view = view
       return shown.observers

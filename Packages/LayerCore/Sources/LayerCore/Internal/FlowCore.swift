@@ -99,12 +99,14 @@ struct FlowCore<C: Core> {
     return idleWaiters.take(if: isIdle(draining: false))
   }
 
-  /// Reduces `event` on the state in place; returns the new state if the reducer set one.
+  /// Reduces `event` on the state in place; returns whether the reducer set a state.
   @inlinable
-  mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {
+  mutating func reduce(_ core: C, _ event: C.Event) -> Bool {
     switch core.reduce(state: &state, event: event) {
-    case .skip: return nil
-    case .set: return state
+    case .skip: return false
+    case .set:
+      guard case .some = state else { return false }
+      return true
     }
   }
 
