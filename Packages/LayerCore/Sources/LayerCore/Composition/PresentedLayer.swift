@@ -105,7 +105,7 @@ final class PresentedMachine<
     }
     let id = identity(child)
     if let node, shownID == id {
-      guard shownChild != child else { return }
+      guard !Self.isShown(child, as: shownChild) else { return }
       shownChild = child
       tap?(child)
       children?.received(AnyWorkID(presentations), child)
@@ -114,6 +114,16 @@ final class PresentedMachine<
     }
     if shownID != nil { dismiss() }
     present(child, id: id)
+  }
+
+  /// Whether `child` equals the one shown. Compared where each is: `shown != child` would
+  /// wrap a copy of `child` in an optional first.
+  @inlinable
+  static func isShown(_ child: borrowing Child, as shown: Child?) -> Bool {
+    switch shown {
+    case .some(let shown): shown == child
+    case .none: false
+    }
   }
 
   /// Drops the shown presentation's machine and ends its work.
