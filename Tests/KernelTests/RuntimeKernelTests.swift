@@ -175,6 +175,33 @@ extension DrainQueue {
     #expect(runs.finiteCount == 1)
   }
 
+  /// A run started without a key is known by its token: `.anonymous(token)` removes it, the
+  /// runs' keys list it, and finishing it gives that key back. A caller's own `.anonymous` key
+  /// is a key like any other (it supersedes a run under the same key).
+  @Test func aRunWithoutAKeyIsFoundByItsToken() throws {
+    var runs = RunRegistry<String>()
+    let loadStarted = runs.start(id: nil, isFinite: true)
+    let load = try #require(loadStarted)
+    let saveStarted = runs.start(id: nil, isFinite: true)
+    let save = try #require(saveStarted)
+    #expect(
+      Set(runs.keys { _ in true }) == [.anonymous(load.run.token), .anonymous(save.run.token)])
+    let removed = runs.remove(.anonymous(load.run.token))
+    #expect(removed?.run == load.run)
+    #expect(!runs.isLive(load.run) && runs.isLive(save.run))
+    #expect(runs.remove(.anonymous(load.run.token)) == nil)
+    #expect(runs.finish(save.run) == .anonymous(save.run.token))
+    #expect(runs.isEmpty && runs.finiteCount == 0)
+
+    let firstStarted = runs.start(.anonymous(100), isFinite: true)
+    let first = try #require(firstStarted)
+    let secondStarted = runs.start(.anonymous(100), isFinite: true)
+    let second = try #require(secondStarted)
+    #expect(second.superseded?.run == first.run)
+    #expect(runs.remove(.anonymous(100))?.run == second.run)
+    #expect(runs.isEmpty && runs.finiteCount == 0)
+  }
+
   @Test func aStreamNoLongerCountsForIdle() throws {
     var runs = RunRegistry<String>()
     let timerStarted = runs.start(id: "timer", isFinite: true)
