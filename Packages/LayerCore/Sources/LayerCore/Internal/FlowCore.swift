@@ -99,14 +99,12 @@ struct FlowCore<C: Core> {
     return idleWaiters.take(if: isIdle(draining: false))
   }
 
-  /// Reduces `event` on the state in place; returns whether the reducer set a state.
+  /// Reduces `event` on the state in place; returns the new state if the reducer set one.
   @inlinable
-  mutating func reduce(_ core: C, _ event: C.Event) -> Bool {
+  mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {
     switch core.reduce(state: &state, event: event) {
-    case .skip: return false
-    case .set:
-      guard case .some = state else { return false }
-      return true
+    case .skip: return nil
+    case .set: return state
     }
   }
 

@@ -180,7 +180,7 @@ final class FlowRuntime<C: Core>: Sendable {
       if mustDrain { drain() }
       return
     }
-    guard locked.pointee.reduce(core, event) else { return lock.unlock() }
+    guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
     claim.hold()
@@ -188,7 +188,7 @@ final class FlowRuntime<C: Core>: Sendable {
     let entered = gate.enter()
     lock.unlock()
     if entered {
-      deliver(at: locked)
+      deliver(state)
       gate.leave()
     }
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
@@ -230,20 +230,6 @@ final class FlowRuntime<C: Core>: Sendable {
   /// Hands `state` to every layer, in order.
   @inlinable
   func deliver(_ state: C.State) { deliverAll(state) }
-
-  /// Hands the state the reducer just set to every layer, read where the flow keeps it rather
-  /// than copied out (a copy retains everything the state holds, and releases it after): the
-  /// caller holds the drain, and only the drain's holder changes the state, so it stays as it
-  /// is until the layers are done; anyone else reads it under the lock, as a copy.
-  ///
-  /// Read through the address of the optional's payload, which an optional keeps at its start
-  /// (Swift's layout of single-payload enums): unwrapped with `!`, the state would be copied.
-  @inlinable
-  func deliver(at locked: UnsafeMutablePointer<FlowCore<C>>) {
-    withUnsafeMutablePointer(to: &locked.pointee.state) { state in
-      deliverAll(UnsafeRawPointer(state).assumingMemoryBound(to: C.State.self).pointee)
-    }
-  }
 
   /// Goes on with the drain on a task of the flow's own, on its executor.
   @usableFromInline
@@ -287,14 +273,14 @@ final class FlowRuntime<C: Core>: Sendable {
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.
       case .event(let event, _):
-        guard locked.pointee.reduce(core, event) else {
+        guard let state = locked.pointee.reduce(core, event) else {
           lock.unlock()
           continue
         }
         let entered = gate.enter()
         lock.unlock()
         guard entered else { continue }
-        deliver(at: locked)
+        deliver(state)
         gate.leave()
       case .job(let job, _):
         let entered = gate.enter()
