@@ -72,7 +72,6 @@ struct TasksToCancel {
 /// Everything a flow guards with its lock.
 @usableFromInline
 struct FlowCore<C: Core> {
-  @usableFromInline var state: C.State?
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<C.Event>>()
   @usableFromInline var runs = RunRegistry<OwnedWorkID>()
@@ -80,6 +79,10 @@ struct FlowCore<C: Core> {
   /// The keys of each machine's running work: a dropped machine's work is found without looking
   /// at anyone else's (a popped screen's load, under 10,000 loading screens).
   @usableFromInline var keysByMachine: [Int: MachineRuns] = [:]
+  /// The state. Not the first field: the drain's holder reads it outside the lock through its
+  /// address (``FlowRuntime/deliverReduced(in:)``), and an access to the whole core (another
+  /// thread's, under the lock) is marked, for ThreadSanitizer, at the core's first byte.
+  @usableFromInline var state: C.State?
 
   @inlinable init(state: C.State? = nil) { self.state = state }
 
@@ -99,12 +102,14 @@ struct FlowCore<C: Core> {
     return idleWaiters.take(if: isIdle(draining: false))
   }
 
-  /// Reduces `event` on the state in place; returns the new state if the reducer set one.
+  /// Reduces `event` on the state in place; returns whether the reducer set a state.
   @inlinable
-  mutating func reduce(_ core: C, _ event: C.Event) -> C.State? {
+  mutating func reduce(_ core: C, _ event: C.Event) -> Bool {
     switch core.reduce(state: &state, event: event) {
-    case .skip: return nil
-    case .set: return state
+    case .skip: return false
+    case .set:
+      guard case .some = state else { return false }
+      return true
     }
   }
 

@@ -12,6 +12,8 @@ final class FlowRuntime<C: Core>: Sendable {
   /// chain of closures calls each layer's without the retain and release an array's element
   /// costs.
   @usableFromInline let deliverAll: @Sendable (C.State) -> Void
+  /// Where the state sits in the lock's ``FlowCore`` (see ``deliverReduced(in:)``).
+  @usableFromInline let stateOffset: Int
   /// Each layer's first `process(nil)`, in order.
   @usableFromInline let starts: [@Sendable () -> Void]
   /// The layers' event mappings: held here only, so that a released flow frees them.
@@ -36,6 +38,7 @@ final class FlowRuntime<C: Core>: Sendable {
     let gate = StopGate()
     self.gate = gate
     lock = Lock(FlowCore(state: core.initialState))
+    stateOffset = MemoryLayout<FlowCore<C>>.offset(of: \FlowCore<C>.state)!
     let host = WeakHost()
     host.gate = gate
     let receive: @Sendable (C.Event, Run<OwnedWorkID>?) -> Void = { event, run in
@@ -180,7 +183,7 @@ final class FlowRuntime<C: Core>: Sendable {
       if mustDrain { drain() }
       return
     }
-    guard let state = locked.pointee.reduce(core, event) else { return lock.unlock() }
+    guard locked.pointee.reduce(core, event) else { return lock.unlock() }
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
     claim.hold()
@@ -188,7 +191,7 @@ final class FlowRuntime<C: Core>: Sendable {
     let entered = gate.enter()
     lock.unlock()
     if entered {
-      deliver(state)
+      deliverReduced(in: locked)
       gate.leave()
     }
     // Nothing happened meanwhile: let go without the lock. Otherwise drain what came.
@@ -230,6 +233,22 @@ final class FlowRuntime<C: Core>: Sendable {
   /// Hands `state` to every layer, in order.
   @inlinable
   func deliver(_ state: C.State) { deliverAll(state) }
+
+  /// Hands the state the reducer just set to every layer, read where the flow keeps it rather
+  /// than copied out (a copy retains everything the state holds, and releases it after). The
+  /// caller holds the drain, and only the drain's holder changes the state (under the lock), so
+  /// it stays as it is until the layers are done; anyone else reads it under the lock.
+  ///
+  /// Read through a plain address, not an access to the core: another thread's access to the
+  /// whole core (queueing an event, under the lock) is, for ThreadSanitizer, an access that an
+  /// `inout` of the state outside the lock would overlap. The address is the optional's
+  /// payload's, which an optional keeps at its start (Swift's layout of single-payload enums):
+  /// unwrapped with `!`, the state would be copied.
+  @inlinable
+  func deliverReduced(in locked: UnsafeMutablePointer<FlowCore<C>>) {
+    let state = (UnsafeRawPointer(locked) + stateOffset).assumingMemoryBound(to: C.State.self)
+    deliverAll(state.pointee)
+  }
 
   /// Goes on with the drain on a task of the flow's own, on its executor.
   @usableFromInline
@@ -273,14 +292,14 @@ final class FlowRuntime<C: Core>: Sendable {
       // Messages from work that was cancelled were removed from the queue with it; work that
       // finished after sending still counts.
       case .event(let event, _):
-        guard let state = locked.pointee.reduce(core, event) else {
+        guard locked.pointee.reduce(core, event) else {
           lock.unlock()
           continue
         }
         let entered = gate.enter()
         lock.unlock()
         guard entered else { continue }
-        deliver(state)
+        deliverReduced(in: locked)
         gate.leave()
       case .job(let job, _):
         let entered = gate.enter()
