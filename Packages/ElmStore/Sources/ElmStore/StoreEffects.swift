@@ -60,10 +60,10 @@ extension StoreRuntime: EffectHost {
     let send = Send(
       host: self, deliver: calls.deliver, origin: run, gate: gate, executor: executor)
     let (workGate, executor) = (gate, executor)
-    let task = startEffectTask(on: executor) {
+    // The store's gate is the run's: `WhileRunning` work never begins after stop (R6).
+    let task = workGate.startTask(on: executor) {
       do {
-        // The store's gate is the run's: `WhileRunning` work never begins after stop (R6).
-        try await workGate.scoping(executor: executor) { try await operation(send) }
+        try await operation(send)
       } catch is CancellationError {
       } catch {
         if let handler { handler(error, send) } else { reportUnhandled(error) }

@@ -563,8 +563,8 @@ where
     // The task holds the program weakly: only the sender inside `operation` refers to it. The
     // program's gate is the work's: `WhileRunning` work never begins after stop (R6).
     let (workGate, executor) = (gate, executor)
-    let task = startEffectTask(on: executor) { [weak self] in
-      await workGate.scoping(executor: executor) { await operation(run) }
+    let task = workGate.startTask(on: executor) { [weak self] in
+      await operation(run)
       self?.finish(run)
     }
     if !core.withLock({ $0.runs.attach(task, to: run) }) { task.cancel() }

@@ -475,9 +475,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
     defer { gate.leave() }
     let effectHandler = self.effectHandler
     let (workGate, executor) = (gate, executor)
-    let task = startEffectTask(on: executor) { [weak self] in
-      // The loop's gate is the handler's: `WhileRunning` work never begins after stop (R6).
-      let result = await workGate.scoping(executor: executor) { await effectHandler.handle(effect) }
+    // The loop's gate is the handler's: `WhileRunning` work never begins after stop (R6).
+    let task = workGate.startTask(on: executor) { [weak self] in
+      let result = await effectHandler.handle(effect)
       switch result.kind {
       case .single(let value):
         _ = self?.deliver(value, from: run)

@@ -213,18 +213,17 @@ where W.Action: Sendable, W.Focus: Sendable {
     let (environment, gate, executor, deliverResult) = (
       environment, gate, executor, calls.deliverResult
     )
-    let task = startEffectTask(on: executor) { [weak self] in
+    // The runtime's gate is the work's: `WhileRunning` work never begins after stop.
+    let task = gate.startTask(on: executor) { [weak self] in
       // Work a later step superseded before its task began still runs, cancelled: the
       // environment sees the call and its cancellation (R5), whenever the task starts. Only a
-      // stopped (or released) runtime starts nothing more (R6). The runtime's gate is the
-      // work's: `WhileRunning` work never begins after stop.
+      // stopped (or released) runtime starts nothing more (R6).
       guard self?.hasStopped == false else { return }
-      let action = await gate.scoping(executor: executor) {
-        switch operation {
-        // The state is there for work that sees it (`start`).
-        case .seeing(let operation): await operation(environment, focus!)
-        case .blind(let operation): await operation(environment)
-        }
+      let action: Action
+      switch operation {
+      // The state is there for work that sees it (`start`).
+      case .seeing(let operation): action = await operation(environment, focus!)
+      case .blind(let operation): action = await operation(environment)
       }
       // Through the function made where the explorer's types are known (specialized).
       deliverResult?(run, action, rest)
@@ -258,10 +257,10 @@ where W.Action: Sendable, W.Focus: Sendable {
     for task in departed { task.cancel() }
     let send = Send(host: self, deliver: calls.deliver, run: run)
     let (environment, gate, executor) = (environment, gate, executor)
-    let task = startEffectTask(on: executor) { [weak self] in
+    let task = gate.startTask(on: executor) { [weak self] in
       // As for a task step: superseded before it began, it still runs, cancelled (R5).
       guard self?.hasStopped == false else { return }
-      await gate.scoping(executor: executor) { await operation(environment, focus, send) }
+      await operation(environment, focus, send)
       self?.core.withLock { core in
         // A stream that returned on its own: what it sent stays queued.
         if core.isLive(run) { _ = core.runs.finish(run) }

@@ -335,11 +335,12 @@ final class FlowRuntime<C: Core>: Sendable {
     operation: @escaping @Sendable (Run<OwnedWorkID>) async -> Void
   ) {
     // The task holds the flow weakly: only the callback inside `operation` refers to it. The
-    // flow's gate is the work's: `WhileRunning` work never begins after stop (R6).
+    // flow's gate is the work's, for all of its task: `WhileRunning` work never begins after
+    // stop (R6).
     let (workGate, executor) = (gate, executor)
     file(machine: machine, id: id, isFinite: lifetime == .finite) { run in
-      startEffectTask(on: executor) { [weak self] in
-        await workGate.scoping(executor: executor) { await operation(run) }
+      workGate.startTask(on: executor) { [weak self] in
+        await operation(run)
         self?.finish(run, of: machine)
       }
     }
