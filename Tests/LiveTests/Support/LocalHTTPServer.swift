@@ -41,17 +41,37 @@ final class LocalHTTPServer: Sendable {
 
   private struct State {
     var targets: [String] = []
-    var bodyBytesSent = 0
     var openConnections: Set<Int32> = []
     var isStopped = false
+    var streamEndings: [StreamEnding] = []
+    var endingWaiters: [(count: Int, continuation: CheckedContinuation<[StreamEnding], Never>)] =
+      []
+  }
+
+  /// How a ``Reply/stream(bytes:announced:chunked:)`` reply ended: how many body bytes got into
+  /// the connection, and whether they were all of them (`false`: the client hung up first, or
+  /// the server stopped).
+  struct StreamEnding: Equatable, Sendable {
+    var sent: Int
+    var isComplete: Bool
   }
 
   /// The request targets received so far (`/v1/search?name=…`), in order.
   var targets: [String] { state.withLock { $0.targets } }
 
-  /// How many body bytes ``Reply/stream(bytes:announced:chunked:)`` replies got into the
-  /// connection before the client hung up (the kernel's socket buffers included).
-  var bodyBytesSent: Int { state.withLock { $0.bodyBytesSent } }
+  /// How the first `count` stream replies ended, once they all have: a stream ends when all of
+  /// its bytes are sent, when the client hangs up, or when the server stops. What a test
+  /// checks then is final, whatever the time the client took to hang up.
+  func streamEndings(count: Int) async -> [StreamEnding] {
+    await withCheckedContinuation { continuation in
+      let endings = state.withLock { state -> [StreamEnding]? in
+        guard state.streamEndings.count < count else { return state.streamEndings }
+        state.endingWaiters.append((count, continuation))
+        return nil
+      }
+      if let endings { continuation.resume(returning: endings) }
+    }
+  }
 
   /// The server's base URL: `http://127.0.0.1:PORT`.
   var url: URL { loopbackURL(port: port) }
@@ -134,10 +154,17 @@ final class LocalHTTPServer: Sendable {
           : Array(piece[..<count])
         guard transmit(framed, to: connection) else { break }
         sent += count
-        state.withLock { $0.bodyBytesSent += count }
         usleep(2000)  // the server's pace (at most 32 MiB/s), not a test's wait: a network's speed
       }
       if chunked, sent == bytes { transmit(Array("0\r\n\r\n".utf8), to: connection) }
+      let (endings, ready) = state.withLock { state in
+        state.streamEndings.append(StreamEnding(sent: sent, isComplete: sent == bytes))
+        let endings = state.streamEndings
+        let ready = state.endingWaiters.filter { $0.count <= endings.count }
+        state.endingWaiters.removeAll { $0.count <= endings.count }
+        return (endings, ready)
+      }
+      for waiter in ready { waiter.continuation.resume(returning: endings) }
     case .largeHeaders(let size):
       var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
       var written = 0
