@@ -9,9 +9,14 @@ public protocol Space {
   associatedtype Action
   /// What effects and hooks see of the space now: a store's state, a machine's value.
   associatedtype Focus
+  /// What the space shows now: a store's view of its state, a machine's value.
+  associatedtype Value
 
   /// What effects and hooks see of the space now.
   var focus: Focus { get }
+
+  /// What the space shows now: the comonad's `extract`.
+  func extract() -> Value
 
   /// Moves to the future `action` selects: `self = select(action, self)`, in place.
   mutating func select(_ action: Action)

@@ -371,6 +371,36 @@ func component(
     #expect(seen.all == [0, 1])
   }
 
+  @Test func observersOfChangedViewsAndEffectHooksAreCalledInTheOrderTheyJoined() {
+    let component = component()
+    let calls = Recorder<String>()
+    component.onEffect { calls.append("hook 1 sees \($0.count)") }
+    component.subscribe { calls.append("view A \($0.count)") }
+    component.onEffect { calls.append("hook 2 sees \($0.count)") }
+    component.subscribe { calls.append("view B \($0.count)") }
+    component.send(.increment)
+    // The two view observers are told together, where the first one joined.
+    #expect(
+      calls.all == [
+        "view A 0", "view B 0", "hook 1 sees 1", "view A 1", "view B 1", "hook 2 sees 1",
+      ])
+  }
+
+  @Test func aViewObserverJoiningAfterAllLeftComparesWithTheViewItGot() {
+    let component = component()
+    let first = Recorder<Int>()
+    let subscription = component.subscribe { first.append($0.count) }
+    subscription.cancel()
+    // Changes while nobody watches views, then one that ends where the last seen view was.
+    component.send(.increment)
+    let second = Recorder<Int>()
+    component.subscribe { second.append($0.count) }
+    component.send(.noop)
+    component.send(.increment)
+    #expect(first.all == [0])
+    #expect(second.all == [1, 2])
+  }
+
   @Test func theEffectHookSeesTheNewStateAfterEveryAction() {
     let component = component()
     let seen = Recorder<Int>()

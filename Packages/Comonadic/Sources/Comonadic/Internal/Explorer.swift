@@ -24,6 +24,12 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Where observer calls, effect bodies and work begin: `stop()` closes it and waits for what
   /// began on other threads (R6).
   @usableFromInline let gate = StopGate()
+  /// The value observers' `==` and the value they were handed last: kept, without a lock, by
+  /// whoever holds the drain (``claim``), the only caller that handles messages and tells
+  /// observers.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var valueFan = ValueFan<W.Value>()
+  /// The id of the value observers' place among the subscribers; observer ids start at 1.
+  @inlinable static var valueFanID: Int { 0 }
 
   @inlinable
   init(
@@ -126,17 +132,72 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     let changed = locked.pointee.select(action)
     let departed = watchesChildren ? locked.pointee.removeDeparted() : []
+    if locked.pointee.subscribers.count == 1, locked.pointee.subscribers[0].id == Self.valueFanID {
+      // Only observers of changed values: their list alone is copied out. The space is read
+      // where it is kept, not copied: only the drain's holder, this caller, changes it.
+      let observers = locked.pointee.valueObservers
+      core.unlock()
+      for task in departed { task.cancel() }
+      if !gate.isStopped { notifyOfValue(observers, Self.space(in: locked)) }
+      return
+    }
     let space = locked.pointee.space
     let observers = locked.pointee.subscribers
+    let valueObservers = locked.pointee.valueObservers
     core.unlock()
     for task in departed { task.cancel() }
-    notify(observers, space, changed: changed)
+    notify(observers, valueObservers, space, changed: changed)
   }
 
-  /// Calls `observers` with `space`; none once stopped (a stop from inside an observer).
+  /// Calls `observers` with `space` (and `valueObservers` with its value, where they sit among
+  /// them); none once stopped (a stop from inside an observer).
+  @inlinable
+  func notify(
+    _ observers: [Subscriber<W>], _ valueObservers: [Subscriber<W.Value>], _ space: W,
+    changed: Bool
+  ) {
+    observers.withUnsafeBufferPointer { observers in
+      for index in observers.indices
+      where (changed || !observers[index].onlyOnChange) && !gate.isStopped {
+        if observers[index].id == Self.valueFanID {
+          withUnsafePointer(to: space) { notifyOfValue(valueObservers, $0) }
+        } else {
+          observers[index].notify(space)
+        }
+      }
+    }
+  }
+
+  /// Calls `observers` with the value of the space at `space`, extracted once for all of them,
+  /// unless it is the last one's equal. Only the drain's holder calls it, which is who keeps
+  /// ``valueFan``.
+  @inlinable
+  func notifyOfValue(_ observers: [Subscriber<W.Value>], _ space: UnsafePointer<W>) {
+    // Every value observer left: nothing to extract or compare.
+    guard !observers.isEmpty, let isSame = valueFan.isSame else { return }
+    let value = space.pointee.extract()
+    // Moved out, not copied: one retain and release fewer per round.
+    if let last = valueFan.last.take(), isSame(last, value) {
+      valueFan.last = consume last
+      return
+    }
+    valueFan.last = value
+    observers.notifyEach(of: value) { gate.isStopped }
+  }
+
+  /// Where `core` keeps the space: read through a plain address, so that ThreadSanitizer sees
+  /// reads of the space's bytes only, never an access to the whole core (see
+  /// ``ExplorerCore/space``).
   @inlinable @inline(__always)
-  func notify(_ observers: [Subscriber<W>], _ space: W, changed: Bool) {
-    observers.notifyEach(of: space, changed: changed) { gate.isStopped }
+  static func space(in core: UnsafeMutablePointer<ExplorerCore<Environment, W>>) -> UnsafePointer<W>
+  {
+    UnsafePointer(
+      (UnsafeMutableRawPointer(core) + spaceOffset).assumingMemoryBound(to: W.self))
+  }
+
+  /// The space's offset in the core.
+  @inlinable static var spaceOffset: Int {
+    MemoryLayout<ExplorerCore<Environment, W>>.offset(of: \.space)!
   }
 
   /// Runs `steps` in order until one must wait for asynchronous work; that work's result
@@ -394,6 +455,42 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
   }
 
+  /// Calls `observer` with the space's value in turn with the queue, then after every action
+  /// that changed it (`isSame` tells): Bow Arch's view observers. The value is extracted once
+  /// per action for all such observers and compared with the last one, by the drain's holder,
+  /// with no lock of their own: a change of one value costs one copy of their list.
+  @inlinable
+  func observeValues(
+    isSame: @escaping @Sendable (W.Value, W.Value) -> Bool,
+    _ observer: @escaping @Sendable (W.Value) -> Void
+  ) -> Subscription {
+    let id = core.withLock { core in
+      core.nextObserverID += 1
+      return core.nextObserverID
+    }
+    // Run by the explorer itself, which is alive while it runs it.
+    inTurn { [unowned(unsafe) self] space in
+      let value = space.extract()
+      let isFirst = core.withLock { core -> Bool? in
+        guard !core.phase.isStopped else { return nil }
+        let isFirst = core.valueObservers.isEmpty
+        core.valueObservers.append(Subscriber(id: id, notify: observer))
+        if !core.subscribers.contains(where: { $0.id == Self.valueFanID }) {
+          // Where the first joined, the value observers are told among the others.
+          core.subscribers.append(Subscriber(id: Self.valueFanID, notify: { _ in }))
+        }
+        return isFirst
+      }
+      guard let isFirst else { return }
+      // The comparison starts from the value the first observer gets (again after all left).
+      if isFirst { valueFan = ValueFan(isSame: isSame, last: value) }
+      observer(value)
+    }
+    return Subscription { [weak self] in
+      self?.core.withLock { core in core.valueObservers.removeAll { $0.id == id } }
+    }
+  }
+
   /// Stops for good; returns once what began on other threads has ended (R6).
   // Inlinable: unspecialized, each use of the core's generic types looks their metadata up.
   @inlinable
@@ -431,4 +528,18 @@ final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable
     (@Sendable (Run<AnyWorkID>, Action, ArraySlice<Step>) -> Void)?
 
   @inlinable init() {}
+}
+
+/// What the value observers of an explorer compare each value with.
+@usableFromInline
+struct ValueFan<Value> {
+  /// The values' `==`, given by the first observer.
+  @usableFromInline var isSame: ((Value, Value) -> Bool)?
+  /// The value handed out last.
+  @usableFromInline var last: Value?
+
+  @inlinable init(isSame: ((Value, Value) -> Bool)? = nil, last: Value? = nil) {
+    self.isSame = isSame
+    self.last = last
+  }
 }

@@ -49,10 +49,13 @@ struct ExplorerCore<Environment: Sendable, W: Space & Sendable>: RuntimeCore
 where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline typealias Step = Effect<Environment, W.Focus, W.Action>
 
-  @usableFromInline var space: W
   @usableFromInline var phase = Phase.running
   @usableFromInline var queue = DrainQueue<Message<Environment, W>>()
   @usableFromInline var subscribers: [Subscriber<W>] = []
+  /// The observers of the space's changed values (views), in the order they joined: told, with
+  /// one value extracted for all, where the first of them joined the subscribers (see
+  /// ``Explorer/observeValues(isSame:_:)``).
+  @usableFromInline var valueObservers: [Subscriber<W.Value>] = []
   @usableFromInline var runs = RunRegistry<AnyWorkID>()
   /// Tasks started with `.enqueue` while a task under their id ran: they start in turn.
   @usableFromInline var waiting: [AnyWorkID: WaitingLine<Waiting<Environment, W.Focus, W.Action>>] =
@@ -65,6 +68,10 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// One watch per child kind the dispatcher widened onto (a presented part, a lifted list):
   /// whose work ends with which child (R13).
   @usableFromInline var watches: [DepartureWatch<W.Focus>]
+  /// The space. Last, not first: the drain's holder reads it where it is kept, outside the lock
+  /// (``Explorer/spaceOffset``), while other threads take the lock, which ThreadSanitizer marks
+  /// as an access to the core's first bytes.
+  @usableFromInline var space: W
 
   @inlinable init(space: W, watches: [DepartureWatch<W.Focus>] = []) {
     self.space = space
@@ -160,6 +167,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   mutating func stop() -> Shutdown {
     guard !phase.isStopped else { return Shutdown() }
     subscribers = []
+    valueObservers = []
     waiting = [:]
     return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }

@@ -33,7 +33,11 @@ package struct DrainClaim: ~Copyable, Sendable {
   @inlinable package init() {}
 
   /// Whether a caller is draining. Ask it under the lock.
-  @inlinable @inline(__always) package var isHeld: Bool { state.load(ordering: .relaxed) != 0 }
+  ///
+  /// Acquiring: a caller that finds the drain free and takes it sees what the last holder wrote
+  /// before its lock-free ``release()``, outside the lock (Comonadic's value observers' last
+  /// value). On x86 an acquiring load is a plain one.
+  @inlinable @inline(__always) package var isHeld: Bool { state.load(ordering: .acquiring) != 0 }
 
   /// Claims the drain if nobody has it, and returns `true`: the caller drains. Otherwise asks
   /// the drainer to look again before it lets go, and returns `false`. Call it holding the lock.
