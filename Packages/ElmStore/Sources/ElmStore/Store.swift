@@ -443,25 +443,35 @@ public final class Subscription: Sendable {
 
 /// Functions a store's effects call it through, made where its types are known.
 ///
-/// `@unchecked Sendable`: written once, in the store's initializer, before the store is shared.
+/// `@unchecked Sendable`, and exclusivity unchecked (checked, every read of a class's variable
+/// costs ~100 instructions): written once, in the store's initializer, before the store is
+/// shared.
 @usableFromInline
 final class StoreCalls<Action: Sendable>: @unchecked Sendable {
-  @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+  @exclusivity(unchecked) @usableFromInline var deliver:
+    (@Sendable (Action, Run<AnyWorkID>) -> Void)?
   // Not optional: a function kept in an optional is kept for any type, and one read out of it
   // is wrapped again to be called (an allocation per call).
-  @usableFromInline var isLive: @Sendable (Run<AnyWorkID>) -> Bool = { _ in false }
-  @usableFromInline var cancel: @Sendable (RunKey<AnyWorkID>) -> Void = { _ in }
+  @exclusivity(unchecked) @usableFromInline var isLive: @Sendable (Run<AnyWorkID>) -> Bool = { _ in
+    false
+  }
+  @exclusivity(unchecked) @usableFromInline var cancel: @Sendable (RunKey<AnyWorkID>) -> Void = {
+    _ in
+  }
   /// Files a new run (or returns `nil` once stopped): the run, and the one it supersedes.
-  @usableFromInline var startRun:
+  @exclusivity(unchecked) @usableFromInline var startRun:
     @Sendable (RunKey<AnyWorkID>?, _ isFinite: Bool, _ replacing: Bool) -> (
       run: Run<AnyWorkID>, superseded: Task<Void, Never>?
     )? = { _, _, _ in nil }
   /// Gives a filed run its task; `false` if the run was cancelled meanwhile.
-  @usableFromInline var attach: @Sendable (Task<Void, Never>, Run<AnyWorkID>) -> Bool = { _, _ in
-    false
-  }
+  @exclusivity(unchecked) @usableFromInline var attach:
+    @Sendable (Task<Void, Never>, Run<AnyWorkID>) -> Bool = { _, _ in
+      false
+    }
   /// Notes that a run's operation returned.
-  @usableFromInline var finishRun: @Sendable (Run<AnyWorkID>) -> Void = { _ in }
+  @exclusivity(unchecked) @usableFromInline var finishRun: @Sendable (Run<AnyWorkID>) -> Void = {
+    _ in
+  }
 
   @inlinable init() {}
 }

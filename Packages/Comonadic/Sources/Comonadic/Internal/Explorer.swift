@@ -520,11 +520,13 @@ public final class Subscription: Sendable {
 
 /// Functions an explorer's effects call it through, made where its types are known.
 ///
-/// `@unchecked Sendable`: written once, in the explorer's initializer, before it is shared.
+/// `@unchecked Sendable`, and exclusivity unchecked (checked, every read of a class's variable
+/// costs ~100 instructions): written once, in the explorer's initializer, before it is shared.
 @usableFromInline
 final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable {
-  @usableFromInline var deliver: (@Sendable (Action, Run<AnyWorkID>) -> Void)?
-  @usableFromInline var deliverResult:
+  @exclusivity(unchecked) @usableFromInline var deliver:
+    (@Sendable (Action, Run<AnyWorkID>) -> Void)?
+  @exclusivity(unchecked) @usableFromInline var deliverResult:
     (@Sendable (Run<AnyWorkID>, Action, ArraySlice<Step>) -> Void)?
 
   @inlinable init() {}
