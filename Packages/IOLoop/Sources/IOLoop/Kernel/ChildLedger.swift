@@ -16,12 +16,25 @@
 /// dictionary and optional it touched (15,000 instructions a look in ElmStore's stack).
 @usableFromInline
 package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable>: Sendable {
-  /// Each child's work, with how many runs of each have not ended (one that replaced another
-  /// begins before the replaced one ends).
-  @usableFromInline var work: [Child: [Work: Int]] = [:]
-  /// Which child holds each slot of the list, for the children with work, under `layout`.
+  /// What the ledger keeps for one child with work.
+  @usableFromInline
+  struct Entry: Sendable {
+    /// Its work, with how many runs of each have not ended (one that replaced another begins
+    /// before the replaced one ends).
+    @usableFromInline var work: [Work: Int]
+    /// The slot of the list it holds, under `layout`; `nil` until noted.
+    @usableFromInline var slot: Int?
+
+    @inlinable init(work: [Work: Int]) {
+      self.work = work
+      slot = nil
+    }
+  }
+
+  /// The children with work, one entry each: a child's work and slot are found with one hash.
+  @usableFromInline var children: [Child: Entry] = [:]
+  /// Which child holds each noted slot of the list.
   @usableFromInline var bySlot: [Int: Child] = [:]
-  @usableFromInline var slotOf: [Child: Int] = [:]
   @usableFromInline var layout: UInt64 = 0
   /// The list's stamp at the last look.
   @usableFromInline var stamp: UInt64 = 0
@@ -31,35 +44,46 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   @inlinable package init() {}
 
   /// Whether no child has work going.
-  @inlinable package var isEmpty: Bool { work.isEmpty }
+  @inlinable package var isEmpty: Bool { children.isEmpty }
 
   /// Notes that `child` began `item`.
   @inlinable package mutating func begin(_ item: Work, of child: Child) {
-    if work[child] == nil { unplaced.append(child) }
-    work[child, default: [:]][item, default: 0] += 1
+    // Changed where it is kept, found by one hash (a lookup, then a change by key, took two).
+    guard let index = children.index(forKey: child) else {
+      children[child] = Entry(work: [item: 1])
+      unplaced.append(child)
+      return
+    }
+    children.values[index].work[item, default: 0] += 1
   }
 
   /// Notes that one run of `item` of `child` ended.
   @inlinable package mutating func end(_ item: Work, of child: Child) {
-    guard let count = work[child]?[item] else { return }
-    work[child]?[item] = count > 1 ? count - 1 : nil
+    guard let index = children.index(forKey: child),
+      let runs = children.values[index].work.index(forKey: item)
+    else { return }
+    if children.values[index].work.values[runs] > 1 {
+      children.values[index].work.values[runs] -= 1
+    } else {
+      children.values[index].work.remove(at: runs)
+    }
   }
 
   /// Takes `child` out: the work it had going, to cancel.
   @inlinable package mutating func forget(_ child: Child) -> [Work] {
-    if let slot = slotOf.removeValue(forKey: child) { bySlot[slot] = nil }
-    return work.removeValue(forKey: child).map { Array($0.keys) } ?? []
+    guard let entry = children.removeValue(forKey: child) else { return [] }
+    if let slot = entry.slot { bySlot[slot] = nil }
+    return Array(entry.work.keys)
   }
 
   /// Takes every child out (their list was emptied: a stack popped to its root), and returns
   /// their work: one pass, no lookup per child.
   @inlinable mutating func forgetAll() -> [Work] {
     var all: [Work] = []
-    all.reserveCapacity(work.count)
-    for items in work.values { all.append(contentsOf: items.keys) }
-    work = [:]
+    all.reserveCapacity(children.count)
+    for entry in children.values { all.append(contentsOf: entry.work.keys) }
+    children = [:]
     bySlot = [:]
-    slotOf = [:]
     unplaced.removeAll()
     layout = 0
     return all
@@ -70,7 +94,7 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
     -> [Work]
   {
     defer { stamp = list.stamp }
-    guard !work.isEmpty else {
+    guard !children.isEmpty else {
       unplaced.removeAll()
       return []
     }
@@ -83,7 +107,7 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
       if let child = bySlot[slot], !list.contains(id: child) { gone.append(child) }
     case .unknown:
       guard !list.isEmpty else { return forgetAll() }
-      gone = work.keys.filter { !list.contains(id: $0) }
+      gone = children.keys.filter { !list.contains(id: $0) }
       layout = 0  // every remaining child's slot is noted again
       _ = notePlaces(in: list)
     }
@@ -100,24 +124,27 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   /// Notes the slots of the children whose first work began since the last look (of every
   /// child with work, when the list was laid out again); returns those not in the list.
   @inlinable mutating func notePlaces<Element>(in list: IdentifiedList<Child, Element>) -> [Child] {
-    let children: [Child]
+    let placing: [Child]
     if layout != list.layout {
       layout = list.layout
       bySlot = [:]
-      slotOf = [:]
-      children = Array(work.keys)
+      for index in children.indices { children.values[index].slot = nil }
+      placing = Array(children.keys)
     } else {
       guard !unplaced.isEmpty else { return [] }
-      children = unplaced
+      placing = unplaced
     }
     unplaced.removeAll()
     var gone: [Child] = []
-    for child in children where work[child] != nil && slotOf[child] == nil {
+    for child in placing {
+      guard let index = children.index(forKey: child), children.values[index].slot == nil else {
+        continue
+      }
       guard let slot = list.slots[child] else {
         gone.append(child)
         continue
       }
-      slotOf[child] = slot
+      children.values[index].slot = slot
       bySlot[slot] = child
     }
     return gone
