@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
           metrics: [.wallClock, .throughput, .mallocCountTotal],
           timeUnits: .microseconds,
           maxDuration: .seconds(1),
-          maxIterations: 20,
+          maxIterations: 10,
           thresholds: [.mallocCountTotal: allocationThresholds(workload)]
         )
       ) { benchmark in
