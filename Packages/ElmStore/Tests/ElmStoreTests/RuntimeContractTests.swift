@@ -1,4 +1,5 @@
 import ElmStore
+import ElmStoreTesting
 import Synchronization
 import Testing
 

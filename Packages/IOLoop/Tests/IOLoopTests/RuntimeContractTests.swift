@@ -1,4 +1,5 @@
 import IOLoop
+import IOLoopTesting
 import Testing
 
 @Suite struct RuntimeContract {

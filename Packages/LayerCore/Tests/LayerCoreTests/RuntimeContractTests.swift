@@ -1,4 +1,5 @@
 import Foundation
+import LayerCoreTesting
 import Testing
 
 @testable import LayerCore

@@ -1,4 +1,5 @@
 import MUE
+import MUETesting
 import Testing
 
 @Suite struct RuntimeContract {
