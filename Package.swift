@@ -114,6 +114,21 @@ let package = Package(
       name: "ConformanceTests",
       dependencies: ["ArchitectureSpec", "ArchitectureSpecTesting", "Baseline", "Samples"]
     ),
+    // Each package's test tool used wrongly once from an XCTest case (a file importing only
+    // XCTest) and once from a Swift Testing test. Skipped unless `ARCH_REPORTING_PROBE=1`:
+    // `Scripts/reporting-probe.sh` runs them so, in a child process, and checks that every
+    // wrong assertion failed its test with the tool's message at the caller's line.
+    .testTarget(
+      name: "ReportingProbeTests",
+      dependencies: [
+        "ArchitectureSpec", "ArchitectureSpecTesting",
+        .target(name: "Comonadic"), .target(name: "ComonadicTesting"),
+        .target(name: "ElmStore"), .target(name: "ElmStoreTesting"),
+        .target(name: "IOLoop"), .target(name: "IOLoopTesting"),
+        .target(name: "LayerCore"), .target(name: "LayerCoreTesting"),
+        .target(name: "MUE"), .target(name: "MUETesting"),
+      ]
+    ),
   ]
 )
 

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Every test tool fails a wrong assertion under XCTest and under Swift Testing alike, at the
-# caller's line. Runs Tests/Fixtures/ReportingProbe (one wrong assertion per tool, made from an
-# XCTest case that imports only XCTest and from a Swift Testing test) in a child process, and
-# checks that every one of them failed its test with the tool's message at the `PROBE` line.
+# caller's line. Runs Tests/ReportingProbeTests (one wrong assertion per tool, made from an
+# XCTest case that imports only XCTest and from a Swift Testing test; skipped unless
+# ARCH_REPORTING_PROBE=1) in a child process, and checks that every one of them failed its test
+# with the tool's message at the `PROBE` line. Uses the root's debug build (`swift build
+# --build-tests`), building it first if it is missing.
 set -uo pipefail
-cd "$(dirname "$0")/../Tests/Fixtures/ReportingProbe"
-swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null || { echo "the probe does not build"; exit 1; }
+cd "$(dirname "$0")/.."
+swift build --build-tests >/dev/null || { echo "the probe does not build"; exit 1; }
 out=$(mktemp)
-swift test >"$out" 2>&1
+ARCH_REPORTING_PROBE=1 swift test --skip-build --filter 'ReportingProbeTests\.' >"$out" 2>&1
 status=$?
-source_file=Tests/ProbeTests/WrongAssertions.swift
+source_file=Tests/ReportingProbeTests/WrongAssertions.swift
 failed=0
 [ "$status" -ne 0 ] || { echo "the probe's tests passed: a wrong assertion went unreported"; failed=1; }
 # Each tool's message, as a user reads it under either framework.

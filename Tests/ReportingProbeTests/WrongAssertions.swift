@@ -4,12 +4,17 @@ import Comonadic
 import ComonadicTesting
 import ElmStore
 import ElmStoreTesting
+import Foundation
 import IOLoop
 import IOLoopTesting
 import LayerCore
 import LayerCoreTesting
 import MUE
 import MUETesting
+
+/// Whether this process is the probe's: the wrong assertions below fail their tests, so they
+/// run only when `Scripts/reporting-probe.sh` asks for them.
+let isReportingProbe = ProcessInfo.processInfo.environment["ARCH_REPORTING_PROBE"] == "1"
 
 // One wrong assertion per tool. Every call below must fail the test that makes it; the probe
 // script checks each message and that it points at the line of the call (`PROBE <tool>`).

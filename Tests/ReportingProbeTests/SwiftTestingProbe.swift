@@ -1,6 +1,7 @@
 import Testing
 
-@Suite struct SwiftTestingProbe {
+@Suite(.enabled(if: isReportingProbe, "run by Scripts/reporting-probe.sh"))
+struct SwiftTestingProbe {
   @Test func elmStore() async { await wrongTestStore() }
   @Test func elmStoreDismissal() async { await wrongDismissal() }
   @Test func mue() { wrongUpdateSpec() }
