@@ -339,6 +339,14 @@ struct ScopedWorkID: Hashable, Sendable {
     self.id = id
   }
 
+  /// The ids' hashes (each made with its id) folded into one value for the hasher.
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    var folded = scope.count
+    for element in scope { folded = folded &* 31 &+ element.box.hash }
+    hasher.combine(folded &* 31 &+ id.box.hash)
+  }
+
   /// The scope `key` was filed in, if it was filed in one.
   @inlinable
   static func scope(of key: RunKey<OwnedWorkID>) -> [AnyWorkID]? {
@@ -376,13 +384,22 @@ struct ScopePrefix: Hashable, Sendable {
     return true
   }
 
+  /// The slot and the ids' hashes (each made with its id) folded into one value: the hasher
+  /// mixes one word, not two plus one per id.
   @inlinable
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(slot)
-    hasher.combine(headLength)
-    for index in 0..<headLength { hasher.combine(head[index]) }
-    hasher.combine(last)
+  var foldedHash: Int {
+    var folded = slot &* 31 &+ headLength
+    for index in 0..<headLength { folded = folded &* 31 &+ head[index].box.hash }
+    return folded &* 31 &+ last.box.hash
   }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) { hasher.combine(foldedHash) }
+
+  /// What the program's index asks for: the folded hash mixed once with its seed, with no
+  /// `Hasher` made, fed and finished.
+  @inlinable
+  func _rawHashValue(seed: Int) -> Int { foldedHash._rawHashValue(seed: seed) }
 }
 
 /// Work without an id inside a scope, numbered so that the scope can cancel it.

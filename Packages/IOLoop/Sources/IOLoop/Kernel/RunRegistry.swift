@@ -31,6 +31,17 @@ package enum RunKey<ID: Hashable & Sendable>: Hashable, Sendable {
     case .anonymous(let number): hasher.combine(number)
     }
   }
+
+  /// What a dictionary asks for: the key's own hash mixed once with the dictionary's seed, as an
+  /// `Int` key's is, with no `Hasher` made, fed and finished (about a hundred instructions a
+  /// lookup, and a registry is looked up several times per message).
+  @inlinable
+  package func _rawHashValue(seed: Int) -> Int {
+    switch self {
+    case .id(let id): id._rawHashValue(seed: seed)
+    case .anonymous(let number): number._rawHashValue(seed: seed)
+    }
+  }
 }
 
 /// One run of a piece of work: the token that tells it from every other run of its registry,
@@ -80,6 +91,10 @@ package struct AnyWorkID: Hashable, Sendable, CustomStringConvertible {
 
   @inlinable
   package func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
+
+  /// The hash made with the id, mixed once with the seed, without a `Hasher`.
+  @inlinable
+  package func _rawHashValue(seed: Int) -> Int { box.hash._rawHashValue(seed: seed) }
 
   @usableFromInline package var description: String { box.description }
 
@@ -163,6 +178,12 @@ package struct OwnedWorkID: Hashable, Sendable {
   @inlinable
   package func hash(into hasher: inout Hasher) {
     hasher.combine(id.box.hash &* 31 &+ owner)
+  }
+
+  /// The same value mixed once with the seed, without a `Hasher` (see ``RunKey``).
+  @inlinable
+  package func _rawHashValue(seed: Int) -> Int {
+    (id.box.hash &* 31 &+ owner)._rawHashValue(seed: seed)
   }
 }
 
