@@ -6,37 +6,21 @@
 /// can tell, as it ends); when a child leaves, ``forget(_:)`` hands back its work to cancel.
 /// For children kept in an ``IdentifiedList``, ``removed(from:)`` finds the children that left
 /// since the last look: O(1) when the list did not change, changed one element in place, had
-/// elements appended or lost one element; otherwise it looks at the children with work going.
+/// elements appended or lost one element (the list names it); otherwise it looks at the
+/// children with work going. A child whose first work began since the last look is checked
+/// once: work begun for a child that is not in the list ends at once.
 ///
 /// Inlinable: a runtime's generic composition calls it with the app's types, and specialized
 /// there its dictionaries cost a hash each, where generic code looked up type metadata for every
 /// dictionary and optional it touched (15,000 instructions a look in ElmStore's stack).
 @usableFromInline
 package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable>: Sendable {
-  /// What the ledger keeps for one child with work.
-  @usableFromInline
-  struct Entry: Sendable {
-    /// Its work, with how many runs of each have not ended (one that replaced another begins
-    /// before the replaced one ends).
-    @usableFromInline var work: [Work: Int]
-    /// The slot of the list it holds, under `layout`; `nil` until noted.
-    @usableFromInline var slot: Int?
-
-    @inlinable init(work: [Work: Int]) {
-      self.work = work
-      slot = nil
-    }
-  }
-
-  /// The children with work, one entry each: a child's work and slot are found with one hash.
-  @usableFromInline var children: [Child: Entry] = [:]
-  /// Which child holds each noted slot of the list.
-  @usableFromInline var bySlot: [Int: Child] = [:]
-  @usableFromInline var layout: UInt64 = 0
+  /// The children with work, each with its work: found with one hash.
+  @usableFromInline var children: [Child: WorkCounts<Work>] = [:]
   /// The list's stamp at the last look.
   @usableFromInline var stamp: UInt64 = 0
-  /// Children whose first work began since the last look: their slots are not noted yet.
-  @usableFromInline var unplaced: [Child] = []
+  /// Children whose first work began since the last look: not yet checked against the list.
+  @usableFromInline package var unplaced: [Child] = []
 
   @inlinable package init() {}
 
@@ -47,30 +31,22 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   @inlinable package mutating func begin(_ item: Work, of child: Child) {
     // Changed where it is kept, found by one hash (a lookup, then a change by key, took two).
     guard let index = children.index(forKey: child) else {
-      children[child] = Entry(work: [item: 1])
+      children[child] = WorkCounts(item)
       unplaced.append(child)
       return
     }
-    children.values[index].work[item, default: 0] += 1
+    children.values[index].begin(item)
   }
 
   /// Notes that one run of `item` of `child` ended.
   @inlinable package mutating func end(_ item: Work, of child: Child) {
-    guard let index = children.index(forKey: child),
-      let runs = children.values[index].work.index(forKey: item)
-    else { return }
-    if children.values[index].work.values[runs] > 1 {
-      children.values[index].work.values[runs] -= 1
-    } else {
-      children.values[index].work.remove(at: runs)
-    }
+    guard let index = children.index(forKey: child) else { return }
+    children.values[index].end(item)
   }
 
   /// Takes `child` out: the work it had going, to cancel.
   @inlinable package mutating func forget(_ child: Child) -> [Work] {
-    guard let entry = children.removeValue(forKey: child) else { return [] }
-    if let slot = entry.slot { bySlot[slot] = nil }
-    return Array(entry.work.keys)
+    children.removeValue(forKey: child)?.items ?? []
   }
 
   /// Takes every child out (their list was emptied: a stack popped to its root), and returns
@@ -78,11 +54,9 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   @inlinable mutating func forgetAll() -> [Work] {
     var all: [Work] = []
     all.reserveCapacity(children.count)
-    for entry in children.values { all.append(contentsOf: entry.work.keys) }
+    for counts in children.values { counts.appendItems(to: &all) }
     children = [:]
-    bySlot = [:]
     unplaced.removeAll()
-    layout = 0
     return all
   }
 
@@ -95,55 +69,78 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
       unplaced.removeAll()
       return []
     }
-    var gone: [Child] = []
-    switch layout == list.layout ? list.change(since: stamp) : .unknown {
+    var work: [Work] = []
+    switch list.change(since: stamp) {
     case .none, .slot, .added:
-      gone = notePlaces(in: list)
-    case .removed(let slot):
-      gone = notePlaces(in: list)
-      if let child = bySlot[slot], !list.contains(id: child) { gone.append(child) }
+      break
+    case .removed:
+      // The one element removed since the last look: the list keeps its id.
+      if let child = list.lastRemovedID { work = forget(child) }
     case .unknown:
+      unplaced.removeAll()
       guard !list.isEmpty else { return forgetAll() }
-      gone = children.keys.filter { !list.contains(id: $0) }
-      layout = 0  // every remaining child's slot is noted again
-      _ = notePlaces(in: list)
-    }
-    switch gone.count {
-    case 0: return []
-    case 1: return forget(gone[0])
-    default:
-      var work: [Work] = []
-      for child in gone { work += forget(child) }
+      for child in children.keys where !list.contains(id: child) { work += forget(child) }
       return work
+    }
+    // Work begun for a child the list does not hold (any more) ends with it.
+    if !unplaced.isEmpty {
+      for child in unplaced where !list.contains(id: child) { work += forget(child) }
+      unplaced.removeAll()
+    }
+    return work
+  }
+}
+
+/// One child's work, with how many runs of each have not ended (one that replaced another
+/// begins before the replaced one ends). A child usually has one piece of work going (a
+/// screen's load), kept inline: no dictionary is made and hashed for it.
+@usableFromInline
+struct WorkCounts<Work: Hashable & Sendable>: Sendable {
+  @usableFromInline var first: Work?
+  @usableFromInline var firstRuns = 0
+  /// The rest, once a second piece of work runs beside the first.
+  @usableFromInline var others: [Work: Int] = [:]
+
+  @inlinable init(_ item: Work) {
+    first = item
+    firstRuns = 1
+  }
+
+  @inlinable mutating func begin(_ item: Work) {
+    if first == item {
+      firstRuns += 1
+    } else if !others.isEmpty, let index = others.index(forKey: item) {
+      others.values[index] += 1
+    } else if first == nil {
+      first = item
+      firstRuns = 1
+    } else {
+      others[item] = 1
     }
   }
 
-  /// Notes the slots of the children whose first work began since the last look (of every
-  /// child with work, when the list was laid out again); returns those not in the list.
-  @inlinable mutating func notePlaces<Element>(in list: IdentifiedList<Child, Element>) -> [Child] {
-    let placing: [Child]
-    if layout != list.layout {
-      layout = list.layout
-      bySlot = [:]
-      for index in children.indices { children.values[index].slot = nil }
-      placing = Array(children.keys)
-    } else {
-      guard !unplaced.isEmpty else { return [] }
-      placing = unplaced
-    }
-    unplaced.removeAll()
-    var gone: [Child] = []
-    for child in placing {
-      guard let index = children.index(forKey: child), children.values[index].slot == nil else {
-        continue
+  @inlinable mutating func end(_ item: Work) {
+    if first == item {
+      firstRuns -= 1
+      if firstRuns == 0 { first = nil }
+    } else if !others.isEmpty, let index = others.index(forKey: item) {
+      if others.values[index] > 1 {
+        others.values[index] -= 1
+      } else {
+        others.remove(at: index)
       }
-      guard let slot = list.slots[child] else {
-        gone.append(child)
-        continue
-      }
-      children.values[index].slot = slot
-      bySlot[slot] = child
     }
-    return gone
+  }
+
+  /// The work going, each piece once.
+  @inlinable var items: [Work] {
+    var items: [Work] = []
+    appendItems(to: &items)
+    return items
+  }
+
+  @inlinable func appendItems(to items: inout [Work]) {
+    if let first { items.append(first) }
+    if !others.isEmpty { items.append(contentsOf: others.keys) }
   }
 }

@@ -52,6 +52,10 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// has it removed is two changes between an observer's looks.
   @usableFromInline var stampTwoBefore: UInt64 = 0
   @usableFromInline var changeBefore = ChangeSince.unknown
+  /// The id of the element the last removal took out: when ``change(since:)`` says
+  /// `.removed`, the element it removed (a ledger of the children's work then finds the child
+  /// that left without keeping their slots).
+  @usableFromInline var lastRemovedID: ID?
 
   @inlinable public init() {}
 
@@ -286,6 +290,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     }) ?? order.firstIndex(of: id) {
       order.remove(at: index)
     }
+    lastRemovedID = id
     restamp(.removed(slot))
     if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
