@@ -47,15 +47,18 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// without looking at every element (`0` otherwise), and what it was: one element changed in
   /// place, one removed, or elements appended.
   @usableFromInline var stampBefore: UInt64 = 0
-  @usableFromInline var lastChange = ChangeSince.unknown
+  @usableFromInline var lastChange = StoredChange(.unknown)
   /// The same for the change before that one: a row's update that changes the row and then
   /// has it removed is two changes between an observer's looks.
   @usableFromInline var stampTwoBefore: UInt64 = 0
-  @usableFromInline var changeBefore = ChangeSince.unknown
-  /// The id of the element the last removal took out: when ``change(since:)`` says
-  /// `.removed`, the element it removed (a ledger of the children's work then finds the child
-  /// that left without keeping their slots).
-  @usableFromInline var lastRemovedID: ID?
+  @usableFromInline var changeBefore = StoredChange(.unknown)
+  /// The id of the element the last removal took out (alone in an array, which a copy of the
+  /// list retains, where an optional id made every copy of a list go through the id type's
+  /// own copy): when ``change(since:)`` says `.removed`, the element it removed. A ledger of
+  /// the children's work then finds the child that left without keeping their slots.
+  @usableFromInline var lastRemoved: [ID] = []
+  /// See `lastRemoved`.
+  @inlinable var lastRemovedID: ID? { lastRemoved.first }
 
   @inlinable public init() {}
 
@@ -290,7 +293,8 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
     }) ?? order.firstIndex(of: id) {
       order.remove(at: index)
     }
-    lastRemovedID = id
+    // In place when no copy shares it: a list that removes element after element makes one.
+    if lastRemoved.isEmpty { lastRemoved = [id] } else { lastRemoved[0] = id }
     restamp(.removed(slot))
     if freeSlots > 32, freeSlots > order.count { compact() }
     return removed
@@ -361,7 +365,7 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
       changeBefore = lastChange
       stampBefore = stamp
     }
-    lastChange = change
+    lastChange = StoredChange(change)
     stamp = newLayout()
   }
 
@@ -371,10 +375,10 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   package func change(since stamp: UInt64) -> ChangeSince {
     if stamp == self.stamp { return .none }
     guard stamp != 0 else { return .unknown }
-    if stamp == stampBefore { return lastChange }
+    if stamp == stampBefore { return lastChange.change }
     guard stamp == stampTwoBefore else { return .unknown }
     // Two changes that one describes: to one element and then its removal, or two appends.
-    switch (changeBefore, lastChange) {
+    switch (changeBefore.change, lastChange.change) {
     case (.slot(let first), .slot(let second)) where first == second: return .slot(first)
     case (.slot(let first), .removed(let second)) where first == second: return .removed(first)
     case (.added, .added): return .added
@@ -428,6 +432,34 @@ package enum ChangeSince: Sendable, Equatable {
   /// Anything else: several elements changed or removed, the list laid out again, or a stamp
   /// it never had.
   case unknown
+}
+
+/// A ``ChangeSince`` in one word, as a list keeps its last two: every copy of a list copies
+/// them, and a state holding a few lists is copied for every effect, where a few bytes more
+/// can take its copy past the size the fastest `memcpy` path takes.
+@usableFromInline
+struct StoredChange: Sendable {
+  /// `.slot(n)` as `n`; `.added` as -1; `.removed(n)` as `-2 - n`; `.unknown` as `Int.min`
+  /// (`.none` is never kept: it is no change).
+  @usableFromInline let code: Int
+
+  @inlinable
+  init(_ change: ChangeSince) {
+    switch change {
+    case .slot(let slot): code = slot
+    case .added: code = -1
+    case .removed(let slot): code = -2 - slot
+    case .none, .unknown: code = .min
+    }
+  }
+
+  @inlinable
+  var change: ChangeSince {
+    if code >= 0 { return .slot(code) }
+    if code == -1 { return .added }
+    if code == .min { return .unknown }
+    return .removed(-2 - code)
+  }
 }
 
 /// The last layout or stamp handed out (`IdentifiedList.layout`, `IdentifiedList.stamp`).
