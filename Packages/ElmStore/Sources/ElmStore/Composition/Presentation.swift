@@ -62,24 +62,27 @@ extension Effect {
     let field = FieldReader(path)
     let slot = AnyWorkID(path)
     let shown = Lock(ShownPresentation<State>())
+    // Made once, not per action: what the child's scope reads, and what it is told of its runs
+    // (whose keys name their presentation).
+    let project: @Sendable (Any) -> Any? = {
+      ($0 as? ParentState).flatMap { field($0).map { $0 as Any } }
+    }
+    let record: @Sendable (RunKey<AnyWorkID>, Bool) -> Void = { key, isStarting in
+      guard let presentation = PresentationNamespace.number(of: key) else { return }
+      shown.withLock { $0.note(key, isStarting: isStarting, in: presentation) }
+    }
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
+      let childAction = action.extract(parentAction)
       // Looked at where it is stored: an action that leaves the presentation as it was copies
       // no child.
-      let (number, ended) = field.withAddress(in: state) { child in
-        shown.withLock { $0.look(at: child, isSame: isSame) }
+      let (namespace, ended) = field.withAddress(in: state) { child in
+        shown.withLock { $0.look(at: child, isSame: isSame, namespaceIn: slot) }
       }
       if !ended.isEmpty { dispatch.cancel(keys: ended) }
-      guard let childAction = action.extract(parentAction), let child = field(state) else {
-        return
-      }
+      guard let childAction, let namespace, let child = field(state) else { return }
       body(
         child, childAction,
-        dispatch.scoped(
-          AnyWorkID(PresentationNamespace(slot: slot, number: number)), embed: action.embed,
-          project: { ($0 as? ParentState).flatMap { field($0).map { $0 as Any } } },
-          record: { key, isStarting in
-            shown.withLock { $0.note(key, isStarting: isStarting, in: number) }
-          }))
+        dispatch.scoped(namespace, embed: action.embed, project: project, record: record))
     }
   }
 }
@@ -93,28 +96,43 @@ struct ShownPresentation<Child> {
   @usableFromInline var child: Child?
   @usableFromInline var number = 0
   @usableFromInline var runs: [RunKey<AnyWorkID>: Int] = [:]
+  /// The namespace of the shown presentation's runs, made at its first child action.
+  @usableFromInline var namespace: AnyWorkID?
 
   @inlinable init() {}
 
-  /// Takes in the child the state holds now: the number of its presentation, and the runs of
-  /// the presentation that ended (dismissed or replaced), to cancel.
+  /// Takes in the child the state holds now: the namespace of its presentation's runs (`nil`
+  /// when none is shown), and the runs of the presentation that ended (dismissed or replaced),
+  /// to cancel.
   @inlinable
   mutating func look(
-    at new: UnsafePointer<Child?>, isSame: (Child, Child) -> Bool
-  ) -> (number: Int, ended: [RunKey<AnyWorkID>]) {
+    at new: UnsafePointer<Child?>, isSame: (Child, Child) -> Bool, namespaceIn slot: AnyWorkID
+  ) -> (namespace: AnyWorkID?, ended: [RunKey<AnyWorkID>]) {
     // Compared where each is kept (a tuple of the two would copy both).
     let wasShown = child != nil
     if let new = new.pointee {
-      if let old = child, isSame(old, new) { return (number, []) }
+      if let old = child, isSame(old, new) { return (shownNamespace(in: slot), []) }
       child = new
       number += 1
+      namespace = nil
     } else {
-      guard wasShown else { return (number, []) }
+      guard wasShown else { return (nil, []) }
       child = nil
+      namespace = nil
     }
-    guard wasShown, !runs.isEmpty else { return (number, []) }
+    let current = child == nil ? nil : shownNamespace(in: slot)
+    guard wasShown, !runs.isEmpty else { return (current, []) }
     defer { runs.removeAll(keepingCapacity: true) }
-    return (number, Array(runs.keys))
+    return (current, Array(runs.keys))
+  }
+
+  /// The namespace of the shown presentation, made once for it.
+  @inlinable
+  mutating func shownNamespace(in slot: AnyWorkID) -> AnyWorkID {
+    if let namespace { return namespace }
+    let made = AnyWorkID(PresentationNamespace(slot: slot, number: number))
+    namespace = made
+    return made
   }
 
   /// Notes that a run of presentation `presentation` started (`isStarting`) or returned. A run
@@ -140,6 +158,13 @@ struct PresentationNamespace: Hashable, Sendable {
   init(slot: AnyWorkID, number: Int) {
     self.slot = slot
     self.number = number
+  }
+
+  /// The presentation a child's run was filed under, from the key its scope filed it by.
+  @usableFromInline
+  static func number(of key: RunKey<AnyWorkID>) -> Int? {
+    guard case .id(let id) = key, let scoped = id.value(as: ScopedKey.self) else { return nil }
+    return scoped.namespace.value(as: PresentationNamespace.self)?.number
   }
 }
 
