@@ -11,12 +11,10 @@ final class ChildRuns<Child: Hashable & Sendable>: Sendable {
 
   @inlinable init() {}
 
-  /// What a child's scoped host calls as its runs start (`true`) and return (`false`).
-  @inlinable func recorder(for child: Child) -> @Sendable (RunKey<AnyWorkID>, Bool) -> Void {
-    { [weak self] key, isStarting in
-      self?.ledger.withLock { ledger in
-        if isStarting { ledger.begin(key, of: child) } else { ledger.end(key, of: child) }
-      }
+  /// Notes that a run of `child` started (`isStarting`) or returned.
+  @inlinable func record(_ key: RunKey<AnyWorkID>, isStarting: Bool, of child: Child) {
+    ledger.withLock { ledger in
+      if isStarting { ledger.begin(key, of: child) } else { ledger.end(key, of: child) }
     }
   }
 

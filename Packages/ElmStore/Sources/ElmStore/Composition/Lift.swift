@@ -89,6 +89,12 @@ extension Effect {
     let field = FieldReader(path)
     // The runs of each element, so a removed element's are cancelled whatever removed it.
     let runs = ChildRuns<ID>()
+    // One recorder for every element, made with the lift: a run's key names its element.
+    let record: @Sendable (RunKey<AnyWorkID>, Bool) -> Void = { key, isStarting in
+      guard let element = ScopedKey.namespace(of: key)?.value(as: ElementNamespace<ID>.self)
+      else { return }
+      runs.record(key, isStarting: isStarting, of: element.id)
+    }
     return Effect<ParentState, ParentAction> { state, parentAction, dispatch in
       let rows = field(state)
       if let (id, childAction) = action.extract(parentAction), let child = rows[id: id] {
@@ -97,7 +103,7 @@ extension Effect {
           dispatch.scoped(
             AnyWorkID(ElementNamespace(list: list, id: id)), embed: { action.embed((id, $0)) },
             project: { ($0 as? ParentState).flatMap { field($0)[id: id].map { $0 as Any } } },
-            record: runs.recorder(for: id)))
+            record: record))
       }
       let gone = runs.removed(from: rows)
       if !gone.isEmpty { dispatch.cancel(keys: gone) }

@@ -161,10 +161,9 @@ struct PresentationNamespace: Hashable, Sendable {
   }
 
   /// The presentation a child's run was filed under, from the key its scope filed it by.
-  @usableFromInline
+  @inlinable
   static func number(of key: RunKey<AnyWorkID>) -> Int? {
-    guard case .id(let id) = key, let scoped = id.value(as: ScopedKey.self) else { return nil }
-    return scoped.namespace.value(as: PresentationNamespace.self)?.number
+    ScopedKey.namespace(of: key)?.value(as: PresentationNamespace.self)?.number
   }
 }
 

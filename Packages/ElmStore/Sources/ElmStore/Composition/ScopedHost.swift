@@ -1,9 +1,17 @@
 import Synchronization
 
 /// A run's key inside a child's namespace: the child's own key, filed under the child.
+@usableFromInline
 struct ScopedKey: Hashable, Sendable {
-  let namespace: AnyWorkID
-  let inner: RunKey<AnyWorkID>
+  @usableFromInline let namespace: AnyWorkID
+  @usableFromInline let inner: RunKey<AnyWorkID>
+
+  /// The namespace of the child that filed `key`, if a child's host filed it.
+  @inlinable
+  static func namespace(of key: RunKey<AnyWorkID>) -> AnyWorkID? {
+    guard case .id(let id) = key else { return nil }
+    return id.value(as: ScopedKey.self)?.namespace
+  }
 }
 
 /// An ``EffectHost`` for a child's actions: embeds them into its parent's and, given a
