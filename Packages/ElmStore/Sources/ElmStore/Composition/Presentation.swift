@@ -96,7 +96,8 @@ struct ShownPresentation<Child> {
   @usableFromInline var child: Child?
   @usableFromInline var number = 0
   @usableFromInline var runs: [RunKey<AnyWorkID>: Int] = [:]
-  /// The namespace of the shown presentation's runs, made at its first child action.
+  /// The namespace of the shown presentation's runs (`nil` while none is shown): made when it
+  /// is presented, so each of its child's actions files work under the same one.
   @usableFromInline var namespace: AnyWorkID?
 
   @inlinable init() {}
@@ -111,28 +112,18 @@ struct ShownPresentation<Child> {
     // Compared where each is kept (a tuple of the two would copy both).
     let wasShown = child != nil
     if let new = new.pointee {
-      if let old = child, isSame(old, new) { return (shownNamespace(in: slot), []) }
+      if let old = child, isSame(old, new) { return (namespace, []) }
       child = new
       number += 1
-      namespace = nil
+      namespace = AnyWorkID(PresentationNamespace(slot: slot, number: number))
     } else {
       guard wasShown else { return (nil, []) }
       child = nil
       namespace = nil
     }
-    let current = child == nil ? nil : shownNamespace(in: slot)
-    guard wasShown, !runs.isEmpty else { return (current, []) }
+    guard wasShown, !runs.isEmpty else { return (namespace, []) }
     defer { runs.removeAll(keepingCapacity: true) }
-    return (current, Array(runs.keys))
-  }
-
-  /// The namespace of the shown presentation, made once for it.
-  @inlinable
-  mutating func shownNamespace(in slot: AnyWorkID) -> AnyWorkID {
-    if let namespace { return namespace }
-    let made = AnyWorkID(PresentationNamespace(slot: slot, number: number))
-    namespace = made
-    return made
+    return (namespace, Array(runs.keys))
   }
 
   /// Notes that a run of presentation `presentation` started (`isStarting`) or returned. A run

@@ -52,12 +52,11 @@ public struct IdentifiedList<ID: Hashable & Sendable, Element: Sendable>: Sendab
   /// has it removed is two changes between an observer's looks.
   @usableFromInline var stampTwoBefore: UInt64 = 0
   @usableFromInline var changeBefore = StoredChange(.unknown)
-  /// The id of the element the last removal took out (alone in an array, which a copy of the
-  /// list retains, where an optional id made every copy of a list go through the id type's
-  /// own copy): when ``change(since:)`` says `.removed`, the element it removed. A ledger of
-  /// the children's work then finds the child that left without keeping their slots.
+  /// The id the last removal took out, alone in an array: a copy of the list retains it, where
+  /// an optional id would make every generic copy of a list call the id type's own copy.
   @usableFromInline var lastRemoved: [ID] = []
-  /// See `lastRemoved`.
+  /// When ``change(since:)`` says `.removed`, the element it removed: how a ledger of the
+  /// children's work finds the child that left without keeping their slots.
   @inlinable var lastRemovedID: ID? { lastRemoved.first }
 
   @inlinable public init() {}

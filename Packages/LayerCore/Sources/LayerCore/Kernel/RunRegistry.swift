@@ -176,15 +176,14 @@ package struct OwnedWorkID: Hashable, Sendable {
   /// The owner and the id's hash (made when the id was) as one value for the hasher: one
   /// round of its mixing, not two.
   @inlinable
-  package func hash(into hasher: inout Hasher) {
-    hasher.combine(id.box.hash &* 31 &+ owner)
-  }
+  var foldedHash: Int { id.box.hash &* 31 &+ owner }
+
+  @inlinable
+  package func hash(into hasher: inout Hasher) { hasher.combine(foldedHash) }
 
   /// The same value mixed once with the seed, without a `Hasher` (see ``RunKey``).
   @inlinable
-  package func _rawHashValue(seed: Int) -> Int {
-    (id.box.hash &* 31 &+ owner)._rawHashValue(seed: seed)
-  }
+  package func _rawHashValue(seed: Int) -> Int { foldedHash._rawHashValue(seed: seed) }
 }
 
 /// The running work a runtime owns: at most one run per key, each with its task, and how many
