@@ -48,8 +48,14 @@ let benchmarks: @Sendable () -> Void = {
 ///
 /// The navigation workloads (contacts) get 2% too: each pop cancels a load whose task then ends
 /// on the executor, and whether that happens before or after the next push's queue grows moves
-/// a run's count by one (885 or 886 allocations, 70 or 71).
+/// a run's count by one (885 or 886 allocations, 70 or 71). Where a run allocates fewer than 50
+/// times (the observed push-pops), 2% is less than that one allocation, so those get one
+/// allocation either way instead (CI, 2026-11-30: the baseline's observed push-pop at 10
+/// allocated 42 against a recorded 43).
 func allocationThresholds(_ workload: Workload) -> BenchmarkThresholds {
+  if workload.app == "contacts" && workload.name.contains(".observed.") {
+    return .init(absolute: [.p90: 1])
+  }
   if workload.app == "todos" || workload.app == "contacts" { return .init(relative: [.p90: 2]) }
   // Laps at 10,000: one run in two on CI allocated one more than the recorded 309 (io-loop,
   // 2026-11-29), as a timer's task may or may not need a continuation of its own.
