@@ -29,16 +29,52 @@ package enum RunKey<ID: Hashable & Sendable>: Hashable, Sendable {
     }
   }
 
-  /// What a dictionary asks for: the key's own hash mixed once with the dictionary's seed, as an
-  /// `Int` key's is, with no `Hasher` made, fed and finished (about a hundred instructions a
-  /// lookup, and a registry is looked up several times per message).
+  /// What a dictionary asks for: the key's own hash mixed once with the dictionary's seed, with
+  /// no `Hasher` made, fed and finished (a registry is looked up several times per message).
+  /// A token is mixed by ``RunHash`` (its numbers are the runtime's own); a user's id as its
+  /// type says.
   @inlinable
   package func _rawHashValue(seed: Int) -> Int {
     switch self {
     case .id(let id): id._rawHashValue(seed: seed)
-    case .anonymous(let number): number._rawHashValue(seed: seed)
+    case .anonymous(let number): RunHash.mix(number, seed: seed)
     }
   }
+}
+
+/// How the kernel's own keys give a dictionary their hash: the key's value (a run's token, a
+/// machine's number, or a hash `Hasher` already made from a user's id) mixed with the
+/// dictionary's seed by one multiplication and a shift, about five instructions, where an `Int`
+/// key's `_rawHashValue(seed:)` runs `Hasher`'s whole SipHash (about a hundred).
+///
+/// Not a hash for what a stranger chooses: a user's ids are hashed by `Hasher` first (an
+/// ``AnyWorkID`` keeps that hash), so only the runtime's own numbers reach this mix unhashed.
+/// The product's low bits, which pick a dictionary's bucket, depend only on the number's low
+/// bits; the shift folds the high bits into them, so numbers that differ only high up (a
+/// token's, an owner's) spread as a random hash's would (`RunHashBehaviour`).
+@usableFromInline
+package enum RunHash {
+  @inlinable
+  package static func mix(_ value: Int, seed: Int) -> Int {
+    let product = UInt(bitPattern: value ^ seed) &* 0x9E37_79B9_7F4A_7C15
+    return Int(bitPattern: product ^ (product &>> 29))
+  }
+}
+
+/// A number the runtime gives out (a machine's, a screen's) as a dictionary key hashed by
+/// ``RunHash``, not by `Hasher`.
+@usableFromInline
+package struct RunNumber: Hashable, Sendable {
+  @usableFromInline package let value: Int
+
+  @inlinable
+  package init(_ value: Int) { self.value = value }
+
+  @inlinable
+  package func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+  @inlinable
+  package func _rawHashValue(seed: Int) -> Int { RunHash.mix(value, seed: seed) }
 }
 
 /// One run of a piece of work: the token that tells it from every other run of its registry,
@@ -91,7 +127,7 @@ package struct AnyWorkID: Hashable, Sendable, CustomStringConvertible {
 
   /// The hash made with the id, mixed once with the seed, without a `Hasher`.
   @inlinable
-  package func _rawHashValue(seed: Int) -> Int { box.hash._rawHashValue(seed: seed) }
+  package func _rawHashValue(seed: Int) -> Int { RunHash.mix(box.hash, seed: seed) }
 
   @usableFromInline package var description: String { box.description }
 
@@ -178,9 +214,9 @@ package struct OwnedWorkID: Hashable, Sendable {
   @inlinable
   package func hash(into hasher: inout Hasher) { hasher.combine(foldedHash) }
 
-  /// The same value mixed once with the seed, without a `Hasher` (see ``RunKey``).
+  /// The same value mixed once with the seed, without a `Hasher` (see ``RunHash``).
   @inlinable
-  package func _rawHashValue(seed: Int) -> Int { foldedHash._rawHashValue(seed: seed) }
+  package func _rawHashValue(seed: Int) -> Int { RunHash.mix(foldedHash, seed: seed) }
 }
 
 /// The running work a runtime owns: at most one run per key, each with its task, and how many
@@ -215,8 +251,9 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   @usableFromInline package typealias Removed = (run: Run<ID>, task: Task<Void, Never>?)
 
   /// The runs going, by token: what a run asks about itself (is it live, attach its task, end
-  /// it) costs an integer lookup, never hashing and comparing the user's id.
-  @usableFromInline var entries: [Int: Entry] = [:]
+  /// it) costs a lookup of a number mixed by ``RunHash``, never hashing and comparing the
+  /// user's id.
+  @usableFromInline var entries: [RunNumber: Entry] = [:]
   /// The token of the run going under each key the caller gave (a run started without one is
   /// filed by its token alone: its key, `.anonymous(token)`, names it already).
   @usableFromInline var tokens: [RunKey<ID>: Int] = [:]
@@ -254,7 +291,8 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     guard let key else {
       // Nobody else can name this run's key: no lookup under it, and no entry in `tokens`.
       nextToken += 1
-      entries[token] = Entry(key: .anonymous(token), task: nil, isFinite: isFinite, isKeyed: false)
+      entries[RunNumber(token)] = Entry(
+        key: .anonymous(token), task: nil, isFinite: isFinite, isKeyed: false)
       if isFinite { finiteCount += 1 }
       return (Run(token: token), nil)
     }
@@ -263,7 +301,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
       // Filed and looked up in one go: the key is hashed once, not for a lookup and again to
       // file it.
       if let running = tokens.updateValue(token, forKey: key) {
-        superseded = entries.removeValue(forKey: running).map { entry in
+        superseded = entries.removeValue(forKey: RunNumber(running)).map { entry in
           if entry.isFinite { finiteCount -= 1 }
           return (Run(token: running), entry.task)
         }
@@ -273,7 +311,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
       tokens[key] = token
     }
     nextToken += 1
-    entries[token] = Entry(key: key, task: nil, isFinite: isFinite, isKeyed: true)
+    entries[RunNumber(token)] = Entry(key: key, task: nil, isFinite: isFinite, isKeyed: true)
     if isFinite { finiteCount += 1 }
     return (Run(token: token), superseded)
   }
@@ -290,24 +328,24 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Gives `run` its task; returns `false` when the run is already over (cancel the task).
   @inlinable
   package mutating func attach(_ task: Task<Void, Never>, to run: Run<ID>) -> Bool {
-    // Read, changed and written back: changed in place (`entries[token]?.task = task`), the
-    // dictionary's modify coroutines allocate their frames on the heap, three per call.
-    guard var entry = entries[run.token] else { return false }
-    entry.task = task
-    entries[run.token] = entry
+    // Found, then changed at its index: one lookup, and no optional chain through the
+    // dictionary's subscript (`entries[token]?.task = task`), whose modify coroutines allocate
+    // their frames on the heap, three per call.
+    guard let index = entries.index(forKey: RunNumber(run.token)) else { return false }
+    entries.values[index].task = task
     return true
   }
 
   /// Whether `run` is still going: what it sends may still arrive.
   @inlinable
-  package func isLive(_ run: Run<ID>) -> Bool { entries[run.token] != nil }
+  package func isLive(_ run: Run<ID>) -> Bool { entries[RunNumber(run.token)] != nil }
 
   /// Whether a run under `id` is going.
   ///
   /// - Parameter finiteOnly: Count only finite runs (a stream under `id` does not count).
   @inlinable
   package func isRunning(_ id: ID, finiteOnly: Bool = false) -> Bool {
-    guard let token = tokens[.id(id)], let entry = entries[token] else { return false }
+    guard let token = tokens[.id(id)], let entry = entries[RunNumber(token)] else { return false }
     return !finiteOnly || entry.isFinite
   }
 
@@ -316,7 +354,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   @inlinable
   package mutating func remove(_ key: RunKey<ID>) -> Removed? {
     // A run started without a key: found by its token.
-    if case .anonymous(let token) = key, let index = entries.index(forKey: token),
+    if case .anonymous(let token) = key, let index = entries.index(forKey: RunNumber(token)),
       !entries.values[index].isKeyed
     {
       let entry = entries.remove(at: index).value
@@ -327,7 +365,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
     guard let index = tokens.index(forKey: key) else { return nil }
     let token = tokens.values[index]
     tokens.remove(at: index)
-    guard let entry = entries.removeValue(forKey: token) else { return nil }
+    guard let entry = entries.removeValue(forKey: RunNumber(token)) else { return nil }
     if entry.isFinite { finiteCount -= 1 }
     return (Run(token: token), entry.task)
   }
@@ -335,7 +373,7 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// Removes run `token`'s entry from both tables.
   @inlinable
   mutating func removeEntry(_ token: Int) -> Entry? {
-    guard let entry = entries.removeValue(forKey: token) else { return nil }
+    guard let entry = entries.removeValue(forKey: RunNumber(token)) else { return nil }
     if entry.isKeyed { tokens[entry.key] = nil }
     if entry.isFinite { finiteCount -= 1 }
     return entry
@@ -345,10 +383,11 @@ package struct RunRegistry<ID: Hashable & Sendable> {
   /// whether that changed anything.
   @inlinable
   package mutating func becomeLongLived(_ run: Run<ID>) -> Bool {
-    // Written back whole, as in `attach(_:to:)`.
-    guard var entry = entries[run.token], entry.isFinite else { return false }
-    entry.isFinite = false
-    entries[run.token] = entry
+    // Changed at its index, as in `attach(_:to:)`.
+    guard let index = entries.index(forKey: RunNumber(run.token)),
+      entries.values[index].isFinite
+    else { return false }
+    entries.values[index].isFinite = false
     finiteCount -= 1
     return true
   }

@@ -396,10 +396,10 @@ struct ScopePrefix: Hashable, Sendable {
   @inlinable
   func hash(into hasher: inout Hasher) { hasher.combine(foldedHash) }
 
-  /// What the program's index asks for: the folded hash mixed once with its seed, with no
-  /// `Hasher` made, fed and finished.
+  /// What the program's index asks for: the folded hash mixed once with its seed (``RunHash``:
+  /// the ids' hashes were made by `Hasher`), with no `Hasher` made, fed and finished.
   @inlinable
-  func _rawHashValue(seed: Int) -> Int { foldedHash._rawHashValue(seed: seed) }
+  func _rawHashValue(seed: Int) -> Int { RunHash.mix(foldedHash, seed: seed) }
 }
 
 /// Work without an id inside a scope, numbered so that the scope can cancel it.

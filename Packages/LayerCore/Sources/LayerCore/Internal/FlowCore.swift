@@ -78,7 +78,8 @@ struct FlowCore<C: Core> {
   @usableFromInline var idleWaiters = Waiters()
   /// The keys of each machine's running work: a dropped machine's work is found without looking
   /// at anyone else's (a popped screen's load, under 10,000 loading screens).
-  @usableFromInline var keysByMachine: [Int: MachineRuns] = [:]
+  /// Keyed by ``RunNumber``: a machine's number is the flow's own, mixed without `Hasher`.
+  @usableFromInline var keysByMachine: [RunNumber: MachineRuns] = [:]
   /// The state. Not the first field: the drain's holder reads it outside the lock through its
   /// address (``FlowRuntime/deliverReduced(in:)``), and an access to the whole core (another
   /// thread's, under the lock) is marked, for ThreadSanitizer, at the core's first byte.
@@ -139,11 +140,12 @@ struct FlowCore<C: Core> {
     }
     if machine != 0 {
       let filed = key ?? .anonymous(run.token)
-      // In place, into the machine's keys kept from its earlier work: no allocation per run.
-      if keysByMachine[machine] != nil {
-        keysByMachine[machine]!.insert(filed)
+      // In place, into the machine's keys kept from its earlier work: no allocation per run,
+      // and one lookup.
+      if let index = keysByMachine.index(forKey: RunNumber(machine)) {
+        keysByMachine.values[index].insert(filed)
       } else {
-        keysByMachine[machine] = MachineRuns(filed)
+        keysByMachine[RunNumber(machine)] = MachineRuns(filed)
       }
     }
     return (run, superseded.flatMap { queue.drop($0) })
@@ -159,7 +161,7 @@ struct FlowCore<C: Core> {
     var machine = machines.lowerBound
     while machine <= machines.upperBound {
       defer { machine += 1 }
-      guard let keys = keysByMachine.removeValue(forKey: machine) else { continue }
+      guard let keys = keysByMachine.removeValue(forKey: RunNumber(machine)) else { continue }
       if let key = keys.first, let task = runs.remove(key).flatMap({ queue.drop($0) }) {
         tasks.append(task)
       }
@@ -189,11 +191,11 @@ struct FlowCore<C: Core> {
   /// Takes `key` out of `machine`'s keys.
   @inlinable
   mutating func forget(_ key: RunKey<OwnedWorkID>, of machine: Int) {
-    // Looked up before it is changed: changing a dictionary's entry in place costs an
-    // allocation even when there is no entry.
-    guard machine != 0, keysByMachine[machine] != nil else { return }
+    // Found, then changed at its index: changing a dictionary's entry through its key costs an
+    // allocation even when there is no entry, and a second lookup when there is.
+    guard machine != 0, let index = keysByMachine.index(forKey: RunNumber(machine)) else { return }
     // The machine's entry stays, empty, for its next work: it goes when the machine is dropped.
-    keysByMachine[machine]!.remove(key)
+    keysByMachine.values[index].remove(key)
   }
 
   /// Stops for good: what to cancel and resume once unlocked (nothing if already stopped).
