@@ -61,6 +61,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// component's queue: a log line or an analytics call that must follow an update in order.
   ///
   /// Never called after the component stopped. Keep it short; it holds up the queue.
+  @inlinable
   public static func perform(_ body: @escaping @Sendable (Environment, Focus) -> Void) -> Effect {
     Effect(.perform(body))
   }
@@ -68,12 +69,14 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// The step that calls `body` at once with the environment, on the component's queue, as
   /// `perform` with the state does. Like Bow's effects, it sees only the environment, so the
   /// state is not copied out for it.
+  @inlinable
   public static func perform(_ body: @escaping @Sendable (Environment) -> Void) -> Effect {
     Effect(.call(body))
   }
 
   /// The step that runs `operation` asynchronously with the environment and the state now, and
   /// applies the action it returns.
+  @inlinable
   public static func task(
     _ operation: @escaping @Sendable (Environment, Focus) async -> Action
   ) -> Effect {
@@ -89,6 +92,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   ///     wins; its result is dropped), `.enqueue` starts this one when it has finished (saves
   ///     reach the storage in order).
   ///   - operation: The work; it returns the action to apply.
+  @inlinable
   public static func task(
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment, Focus) async -> Action
@@ -100,6 +104,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// returns, or the action `recover` makes of its error: failures become state.
   ///
   /// A run that was cancelled applies nothing, whatever it throws.
+  @inlinable
   public static func task(
     _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
     catch recover: @escaping @Sendable (any Error) -> Action
@@ -109,6 +114,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
 
   /// The step that runs a throwing `operation` asynchronously under `id` and applies the
   /// action it returns, or the action `recover` makes of its error.
+  @inlinable
   public static func task(
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
@@ -120,6 +126,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// The step that runs `operation` asynchronously with the environment, and applies the
   /// action it returns. Like Bow's effects, it sees only the environment: the state is not
   /// copied out for it.
+  @inlinable
   public static func task(_ operation: @escaping @Sendable (Environment) async -> Action)
     -> Effect
   {
@@ -128,6 +135,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
 
   /// The step that runs `operation` asynchronously under `id`, with the environment, and
   /// applies the action it returns; `whenRunning` as for a task that sees the state.
+  @inlinable
   public static func task(
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment) async -> Action
@@ -137,6 +145,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
 
   /// The step that runs a throwing `operation` asynchronously with the environment, and applies
   /// the action it returns, or the action `recover` makes of its error.
+  @inlinable
   public static func task(
     _ operation: @escaping @Sendable (Environment) async throws -> Action,
     catch recover: @escaping @Sendable (any Error) -> Action
@@ -147,6 +156,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   /// The step that runs a throwing `operation` asynchronously under `id`, with the
   /// environment, and applies the action it returns, or the action `recover` makes of its
   /// error.
+  @inlinable
   public static func task(
     id: some Hashable & Sendable, whenRunning: WhenRunning = .replace,
     _ operation: @escaping @Sendable (Environment) async throws -> Action,
@@ -171,6 +181,7 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   ///
   /// A stream does not keep ``StoreComponent/idle()`` waiting: a component whose only work is a
   /// timer waiting on its clock is idle. A stream under `id` replaces the run under `id`.
+  @inlinable
   public static func stream(
     id: some Hashable & Sendable,
     _ operation: @escaping @Sendable (Environment, Focus, Send<Action>) async -> Void
@@ -187,11 +198,13 @@ public struct Effect<Environment: Sendable, Focus: Sendable, Action: Sendable>: 
   ///    .read { state in state.changed ? [.task(id: Work.save) { env in ... }] : [] }]
   /// }
   /// ```
+  @inlinable
   public static func read(_ next: @escaping @Sendable (Focus) -> [Effect]) -> Effect {
     Effect(.read(next))
   }
 
   /// The step that cancels the runs under `id`; their results, sent or queued, are dropped.
+  @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Effect {
     Effect(.cancel(AnyWorkID(id)))
   }
@@ -210,7 +223,10 @@ package enum Work<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
   }
 }
 
-private func recovering<Environment, Action>(
+// The steps are inlinable, and so what they call: compiled once for any types, each step made
+// looked its enum's type metadata up (some hundreds of instructions).
+@inlinable
+func recovering<Environment, Action>(
   _ operation: @escaping @Sendable (Environment) async throws -> Action,
   _ recover: @escaping @Sendable (any Error) -> Action
 ) -> @Sendable (Environment) async -> Action {
@@ -219,7 +235,8 @@ private func recovering<Environment, Action>(
   }
 }
 
-private func recovering<Environment, Focus, Action>(
+@inlinable
+func recovering<Environment, Focus, Action>(
   _ operation: @escaping @Sendable (Environment, Focus) async throws -> Action,
   _ recover: @escaping @Sendable (any Error) -> Action
 ) -> @Sendable (Environment, Focus) async -> Action {

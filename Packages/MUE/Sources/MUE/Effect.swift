@@ -46,7 +46,10 @@ public struct EffectResult<Result: Sendable>: Sendable {
   @usableFromInline
   enum Kind: Sendable {
     case single(Result)
-    case repeating(AsyncStream<Result>)
+    /// In a box: `AsyncStream`'s layout is the concurrency library's to change, so a case that
+    /// held one inline made every `EffectResult` a value the compiler copies and destroys
+    /// through its type's metadata, looked up each time (about 500 instructions a result).
+    case repeating(StreamBox<Result>)
     /// A stream's values transformed (``map(_:)``): the next one, `nil` once the stream ended.
     /// Pulled by the one task that runs the effect, so a function around the stream's iterator
     /// rather than a stream (and a cancellation handler per value) of its own.
@@ -63,7 +66,7 @@ public struct EffectResult<Result: Sendable>: Sendable {
   /// waiting only on streams is idle. The loop is the stream's one consumer.
   @inlinable
   public static func repeating(_ stream: AsyncStream<Result>) -> EffectResult {
-    EffectResult(.repeating(stream))
+    EffectResult(.repeating(StreamBox(stream)))
   }
 
   /// One result.
@@ -83,7 +86,7 @@ public struct EffectResult<Result: Sendable>: Sendable {
   /// it pulls from the stream the result was made with.
   public var values: AsyncStream<Result>? {
     switch kind {
-    case .repeating(let stream): stream
+    case .repeating(let box): box.stream
     case .mapped(let next): AsyncStream(unfolding: next)
     case .single, .empty: nil
     }
@@ -93,6 +96,14 @@ public struct EffectResult<Result: Sendable>: Sendable {
   public var isEmpty: Bool {
     if case .empty = kind { true } else { false }
   }
+}
+
+/// A stream, held by reference: see `EffectResult.Kind.repeating`.
+@usableFromInline
+final class StreamBox<Element: Sendable>: Sendable {
+  @usableFromInline let stream: AsyncStream<Element>
+
+  @inlinable init(_ stream: AsyncStream<Element>) { self.stream = stream }
 }
 
 /// A stream's iterator that one consumer pulls from.

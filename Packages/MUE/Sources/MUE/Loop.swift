@@ -483,9 +483,9 @@ final class LoopRuntime<U: Update, H: EffectHandler>: Sendable where H.Effect ==
         _ = self?.deliver(value, from: run)
       case .empty:
         break
-      case .repeating(let stream):
+      case .repeating(let box):
         self?.becomeLongLived(run)
-        for await value in stream {
+        for await value in box.stream {
           guard self?.deliver(value, from: run) == true else { break }
         }
       case .mapped(let next):

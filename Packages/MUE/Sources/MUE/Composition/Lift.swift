@@ -151,8 +151,9 @@ extension EffectResult {
     case .empty: .empty
     // Pulled by the task that runs the effect, one value at a time, through the child's
     // stream: no stream (and no cancellation handler per value) of its own.
-    case .repeating(let stream):
-      EffectResult<Other>(.mapped { [values = Pull(stream)] in await values.next().map(transform) })
+    case .repeating(let box):
+      EffectResult<Other>(
+        .mapped { [values = Pull(box.stream)] in await values.next().map(transform) })
     case .mapped(let next):
       EffectResult<Other>(.mapped { await next().map(transform) })
     }
