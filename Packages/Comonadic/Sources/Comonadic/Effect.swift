@@ -223,8 +223,8 @@ package enum Work<Environment: Sendable, Focus: Sendable, Action: Sendable>: Sen
   }
 }
 
-// The steps are inlinable, and so what they call: compiled once for any types, each step made
-// looked its enum's type metadata up (some hundreds of instructions).
+// Inlinable, as the steps that call them are: compiled once for any types, making a step looked
+// up its enum's type metadata (some hundreds of instructions).
 @inlinable
 func recovering<Environment, Action>(
   _ operation: @escaping @Sendable (Environment) async throws -> Action,
