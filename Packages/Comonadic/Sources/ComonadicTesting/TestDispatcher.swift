@@ -249,8 +249,8 @@ public struct Outcome<S> {
   /// Notes work that began, for the children it is filed under.
   mutating func began(_ id: AnyWorkID, _ watches: [DepartureWatch<S>]) {
     running.append(id)
-    guard let scopes = ScopedWorkID.scope(of: id) else { return }
-    for watch in watches { _ = watch.started(id, scopes[...]) }
+    guard let filed = ScopedWorkID.filed(id) else { return }
+    for watch in watches { _ = watch.started(id, filed) }
   }
 }
 

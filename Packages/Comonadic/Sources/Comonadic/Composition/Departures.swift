@@ -22,9 +22,9 @@ package struct Departures<Focus>: Sendable {
     return Departures<Big> {
       let inner = makeWatch()
       return DepartureWatch<Big>(
-        started: { id, scopes in
-          guard let scope = scopes.first, isPart(scope) else { return false }
-          return inner.started(id, scopes.dropFirst())
+        started: { id, filed in
+          guard isPart(filed.scope), let within = filed.inner else { return false }
+          return inner.started(id, within)
         },
         departed: { whole in
           guard inner.isTracking(), let focus = part(whole) else { return [] }
@@ -43,10 +43,10 @@ package struct Departures<Focus>: Sendable {
 /// the tracker's generic code, which looks up type metadata for every dictionary it touches.
 @usableFromInline
 package struct DepartureWatch<Focus>: Sendable {
-  /// Notes work `id` that began, filed under the scopes `scopes` (from this watch's level down);
+  /// Notes work `id` that began, filed as `filed` from this watch's level down;
   /// returns whether enough children began work since the last look that the component should
   /// look now (so a launch that starts thousands places them in its own message).
-  @usableFromInline package let started: @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Bool
+  @usableFromInline package let started: @Sendable (AnyWorkID, ScopedWorkID) -> Bool
   /// The work of the children that the state `focus` no longer has: to cancel.
   @usableFromInline package let departed: @Sendable (Focus) -> [AnyWorkID]
   /// Whether any child has work noted.
@@ -54,7 +54,7 @@ package struct DepartureWatch<Focus>: Sendable {
 
   @inlinable
   init(
-    started: @escaping @Sendable (AnyWorkID, ArraySlice<AnyWorkID>) -> Bool,
+    started: @escaping @Sendable (AnyWorkID, ScopedWorkID) -> Bool,
     departed: @escaping @Sendable (Focus) -> [AnyWorkID],
     isTracking: @escaping @Sendable () -> Bool
   ) {
@@ -104,8 +104,8 @@ final class PresenceTracker<Big, Child>: @unchecked Sendable {
   }
 
   @inlinable
-  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) -> Bool {
-    guard let presence = scopes.first?.value(as: Presence.self), presence.part == part else {
+  func started(_ id: AnyWorkID, _ filed: ScopedWorkID) -> Bool {
+    guard let presence = filed.scope.value(as: Presence.self), presence.part == part else {
       return false
     }
     work[presence.key, default: []].insert(id)
@@ -150,8 +150,8 @@ final class ElementTracker<Big, ID: Hashable & Sendable, Row: Sendable>: @unchec
   }
 
   @inlinable
-  func started(_ id: AnyWorkID, _ scopes: ArraySlice<AnyWorkID>) -> Bool {
-    guard let element = scopes.first?.value(as: Element<ID>.self), element.list == list else {
+  func started(_ id: AnyWorkID, _ filed: ScopedWorkID) -> Bool {
+    guard let element = filed.scope.value(as: Element<ID>.self), element.list == list else {
       return false
     }
     ledger.begin(id, of: element.id)

@@ -105,17 +105,13 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   }
 
   /// `id` filed under this part; an element's unnamed work gets a name, so it can be found.
-  @usableFromInline
+  @inlinable
   func scoped(_ id: AnyWorkID?) -> AnyWorkID? {
     guard let id else {
       guard isElement else { return nil }
-      let number = Unnamed.next.wrappingAdd(1, ordering: .relaxed).newValue
-      return AnyWorkID(ScopedWorkID(scope: [scope], id: AnyWorkID(Unnamed(number: number))))
+      return AnyWorkID(ScopedWorkID(scope: scope, id: Unnamed.make()))
     }
-    if let inner = id.value(as: ScopedWorkID.self) {
-      return AnyWorkID(ScopedWorkID(scope: [scope] + inner.scope, id: inner.id))
-    }
-    return AnyWorkID(ScopedWorkID(scope: [scope], id: id))
+    return AnyWorkID(ScopedWorkID(scope: scope, id: id))
   }
 
   /// `effects` lifted, as they would run now in `whole`: the steps that would read the state
@@ -126,7 +122,9 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   @inlinable
   func steps(_ effects: [Small], in whole: BigState) -> (steps: [Big], isCurrent: Bool) {
     var lifted: [Big] = []
-    lifted.reserveCapacity(effects.count)
+    // One step (most workflows) is lifted into an array of its own, or is a read whose lifted
+    // steps are taken as they are: room made beforehand would be made for nothing.
+    if effects.count > 1 { lifted.reserveCapacity(effects.count) }
     var isCurrent = true
     for effect in effects {
       guard isCurrent else {
@@ -137,7 +135,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       case .read(let next):
         guard let part = focus(whole) else { continue }
         let (more, stillCurrent) = steps(next(part), in: whole)
-        lifted += more
+        if lifted.isEmpty { lifted = more } else { lifted += more }
         isCurrent = stillCurrent
       case .task(let id, let whenRunning, let work):
         // Work that sees the part gets it now; an element's work starts only while it is there.

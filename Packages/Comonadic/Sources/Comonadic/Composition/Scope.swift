@@ -1,17 +1,33 @@
 import Synchronization
 
-/// A work id filed under a part of the whole: the path of scopes from the whole down, then the
-/// part's own id.
+/// A work id filed under a part of the whole: the part's scope, then the id the part gave it,
+/// itself scoped when the part's own parts filed it (a chain from the whole down).
+///
+/// Nested rather than kept as a list of scopes: filing an id under one more part makes one
+/// value, not a new array (an allocation) for every piece of work a part starts.
 @usableFromInline
 package struct ScopedWorkID: Hashable, Sendable {
-  let scope: [AnyWorkID]
-  let id: AnyWorkID
+  @usableFromInline let scope: AnyWorkID
+  @usableFromInline let id: AnyWorkID
 
-  /// The scope of `id` when it is filed under a part.
-  @usableFromInline
-  package static func scope(of id: AnyWorkID) -> [AnyWorkID]? {
-    id.value(as: ScopedWorkID.self)?.scope
+  @inlinable
+  init(scope: AnyWorkID, id: AnyWorkID) {
+    self.scope = scope
+    self.id = id
   }
+
+  /// `id` as filed under a part, if it is.
+  @inlinable
+  package static func filed(_ id: AnyWorkID) -> ScopedWorkID? {
+    id.value(as: ScopedWorkID.self)
+  }
+
+  /// The id filed under the part one level down, if the part's own parts filed it.
+  @inlinable
+  package var inner: ScopedWorkID? { id.value(as: ScopedWorkID.self) }
+
+  /// The id as the innermost part named it.
+  var innermost: AnyWorkID { inner?.innermost ?? id }
 }
 
 /// The scope of a part: its key path in the whole, hashed once. Hashing a key path walks its
@@ -53,14 +69,21 @@ struct Element<ID: Hashable & Sendable>: Hashable, Sendable {
 
 /// A number for an element's work that has no id of its own, so it can be found and cancelled
 /// when the element leaves.
+@usableFromInline
 struct Unnamed: Hashable, Sendable {
   let number: Int
   static let next = Atomic(0)
+
+  /// A new name.
+  @usableFromInline
+  static func make() -> AnyWorkID {
+    AnyWorkID(Unnamed(number: next.wrappingAdd(1, ordering: .relaxed).newValue))
+  }
 }
 
 extension AnyWorkID {
   /// The id as its part named it, without the scopes it was filed under.
   package var unscoped: AnyHashable {
-    value(as: ScopedWorkID.self)?.id.anyHashable ?? anyHashable
+    (ScopedWorkID.filed(self)?.innermost ?? self).anyHashable
   }
 }

@@ -210,10 +210,9 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .action(let action):
         guard apply(action) else { return }
       case .perform(let body):
-        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
-          return
-        }
-        body(environment, focus)
+        // Read where the space is kept, without the lock (see `read`).
+        guard !gate.isStopped else { return }
+        body(environment, Self.space(in: core.value).pointee.focus)
       case .call(let body):
         // Nothing to copy out of the lock, so none taken: the gate says whether it stopped.
         guard !gate.isStopped else { return }
@@ -225,12 +224,13 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .cancel(let id):
         core.withLock { $0.remove(id) }?.cancel()
       case .read(let next):
-        guard let focus = core.withLock({ $0.phase.isStopped ? nil : $0.space.focus }) else {
-          return
-        }
-        let following = next(focus)
-        // Most reads add nothing (no log line, no save): no new slice then.
-        if !following.isEmpty { steps = following[...] + steps }
+        // Only the drain's holder changes the space, and that is who runs steps: the space is
+        // read where it is kept, without the lock and without copying the state out of it.
+        guard !gate.isStopped else { return }
+        let following = next(Self.space(in: core.value).pointee.focus)
+        // Most reads add nothing (no log line, no save): no new slice then; nor when the read
+        // was the last step (a load after a push): what it made is all there is.
+        if !following.isEmpty { steps = steps.isEmpty ? following[...] : following[...] + steps }
       case .parallel(let workflows):
         // Each goes as far as it can now (up to its first task, which carries its rest).
         for workflow in workflows { proceed(workflow[...]) }

@@ -107,9 +107,9 @@ where W.Action: Sendable, W.Focus: Sendable {
       return nil
     }
     var departed: [Task<Void, Never>] = []
-    if !watches.isEmpty, let id, let scopes = ScopedWorkID.scope(of: id) {
+    if !watches.isEmpty, let id, let filed = ScopedWorkID.filed(id) {
       var mustLook = false
-      for watch in watches where watch.started(id, scopes[...]) { mustLook = true }
+      for watch in watches where watch.started(id, filed) { mustLook = true }
       if mustLook { departed = removeDeparted() }
     }
     return (run, superseded.flatMap { queue.drop($0) }, departed)
