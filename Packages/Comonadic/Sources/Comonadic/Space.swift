@@ -22,10 +22,27 @@ public protocol Space {
   mutating func select(_ action: Action)
 }
 
+extension Space {
+  /// ``extract()`` reached through an in-place access, which lends the space's parts to it
+  /// where a read of the space would copy the space first.
+  @inlinable
+  mutating func extractInPlace() -> Value { extract() }
+
+  /// `body` called with ``focus`` reached in place, which lends it where a read of the space
+  /// would copy it (a whole state, for one step that reads it).
+  @inlinable
+  mutating func withFocusInPlace<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {
+    try body(focus)
+  }
+}
+
 extension Store: Space {
   /// The store's position: the state.
+  // Yielded, not returned: code that reaches the space in place reads the state where it is.
   @inlinable
-  public var focus: S { position }
+  public var focus: S {
+    _read { yield position }
+  }
 
   /// Runs `action` at the position and moves there.
   @inlinable
@@ -37,7 +54,9 @@ extension Store: Space {
 extension Moore: Space {
   /// The machine's value now.
   @inlinable
-  public var focus: A { value }
+  public var focus: A {
+    _read { yield value }
+  }
 
   /// Feeds `action`'s inputs to the machine, in order.
   @inlinable

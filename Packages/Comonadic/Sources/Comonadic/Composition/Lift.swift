@@ -39,39 +39,42 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     presentation = nil
   }
 
-  /// The lift of the presented child at `path`, which `field` reads: the presentation whose key
-  /// is `shown`, or (`nil`) whichever is presented when a step runs.
+  /// The lift of the presented child that `child` reads and changes: the presentation whose
+  /// key is `shown`, or (`nil`) whichever is presented when a step runs.
   @inlinable
   init(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
-    presented path: WritableKeyPath<BigState, S?> & Sendable, field: FieldReader<BigState, S?>,
+    presented child: WritableField<BigState, S?>,
     part: AnyWorkID, key: @escaping @Sendable (S) -> PresentationKey, shown: PresentationKey?
   ) {
     self.environment = environment
     isElement = true
+    // Read and changed through its offset in the whole, as a part that is always there.
     guard let shown else {
-      focus = { field($0) }
+      focus = { child($0) }
       action = { action in
         .mutate { whole in
-          guard whole[keyPath: path] != nil else { return }
-          action.apply(to: &whole[keyPath: path]!)
+          child.modify(&whole) { child in
+            guard child != nil else { return }
+            action.apply(to: &child!)
+          }
         }
       }
       scope = part
       presentation = { whole in
-        field(whole).map {
-          Lift(
-            environment: environment, presented: path, field: field, part: part, key: key,
-            shown: key($0))
+        child(whole).map {
+          Lift(environment: environment, presented: child, part: part, key: key, shown: key($0))
         }
       }
       return
     }
-    focus = { whole in field(whole).flatMap { key($0) == shown ? $0 : nil } }
+    focus = { whole in child(whole).flatMap { key($0) == shown ? $0 : nil } }
     action = { action in
       .mutate { whole in
-        guard let child = whole[keyPath: path], key(child) == shown else { return }
-        action.apply(to: &whole[keyPath: path]!)
+        child.modify(&whole) { child in
+          guard child.map(key) == shown else { return }
+          action.apply(to: &child!)
+        }
       }
     }
     scope = AnyWorkID(Presence(part: part, key: shown))

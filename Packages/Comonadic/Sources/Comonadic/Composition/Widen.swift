@@ -63,7 +63,7 @@ extension Dispatcher {
     let part = AnyWorkID(PartScope(transformState))
     let key = presentationKey(Focus.self)
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-      environment: transformEnvironment, presented: transformState, field: field, part: part,
+      environment: transformEnvironment, presented: WritableField(transformState), part: part,
       key: key, shown: nil)
     let presence = Departures<BigState> {
       PresenceTracker(part: part, read: { field($0) }, key: key).watch()

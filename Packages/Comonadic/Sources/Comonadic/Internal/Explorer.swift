@@ -175,7 +175,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   func notifyOfValue(_ observers: [Subscriber<W.Value>], _ space: UnsafePointer<W>) {
     // Every value observer left: nothing to extract or compare.
     guard !observers.isEmpty, let isSame = valueFan.isSame else { return }
-    let value = space.pointee.extract()
+    let value = Self.value(at: space)
     // Moved out, not copied: one retain and release fewer per round.
     if let last = valueFan.last.take(), isSame(last, value) {
       valueFan.last = consume last
@@ -195,6 +195,24 @@ where W.Action: Sendable, W.Focus: Sendable {
       (UnsafeMutableRawPointer(core) + spaceOffset).assumingMemoryBound(to: W.self))
   }
 
+  /// The value of the space at `space`, extracted where the space is kept. Called on the
+  /// pointee (`space.pointee.extract()`), it is copied first, everything it holds retained and
+  /// released again (the whole state, for each round of notifications); reached in place, its
+  /// parts are lent to `extract`.
+  @inlinable @inline(__always)
+  static func value(at space: UnsafePointer<W>) -> W.Value {
+    UnsafeMutablePointer(mutating: space).pointee.extractInPlace()
+  }
+
+  /// `body` called with the focus of the space at `space`, lent where it is kept rather than
+  /// copied out of it (see ``value(at:)``).
+  @inlinable @inline(__always)
+  static func withFocus<Result>(
+    at space: UnsafePointer<W>, _ body: (W.Focus) throws -> Result
+  ) rethrows -> Result {
+    try UnsafeMutablePointer(mutating: space).pointee.withFocusInPlace(body)
+  }
+
   /// The space's offset in the core.
   @inlinable static var spaceOffset: Int {
     MemoryLayout<ExplorerCore<Environment, W>>.offset(of: \.space)!
@@ -212,7 +230,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       case .perform(let body):
         // Read where the space is kept, without the lock (see `read`).
         guard !gate.isStopped else { return }
-        body(environment, Self.space(in: core.value).pointee.focus)
+        Self.withFocus(at: Self.space(in: core.value)) { body(environment, $0) }
       case .call(let body):
         // Nothing to copy out of the lock, so none taken: the gate says whether it stopped.
         guard !gate.isStopped else { return }
@@ -227,7 +245,7 @@ where W.Action: Sendable, W.Focus: Sendable {
         // Only the drain's holder changes the space, and that is who runs steps: the space is
         // read where it is kept, without the lock and without copying the state out of it.
         guard !gate.isStopped else { return }
-        let following = next(Self.space(in: core.value).pointee.focus)
+        let following = Self.withFocus(at: Self.space(in: core.value), next)
         // Most reads add nothing (no log line, no save): no new slice then; nor when the read
         // was the last step (a load after a push): what it made is all there is.
         if !following.isEmpty { steps = steps.isEmpty ? following[...] : following[...] + steps }
@@ -247,19 +265,26 @@ where W.Action: Sendable, W.Focus: Sendable {
     operation: Work<Environment, W.Focus, Action>,
     rest: ArraySlice<Step>
   ) {
-    let started = core.withLock {
-      core -> (Run<AnyWorkID>, W.Focus?, Task<Void, Never>?, [Task<Void, Never>])? in
+    // Set by the locked section, rather than returned in a tuple of optionals, each copy of
+    // which retains and releases everything in it.
+    var focus: W.Focus?
+    var superseded: Task<Void, Never>?
+    var departed: [Task<Void, Never>] = []
+    let run = core.withLock { core -> Run<AnyWorkID>? in
       guard !core.phase.isStopped else { return nil }
       // Copied out only for work that reads it.
-      let focus = operation.seesFocus ? core.space.focus : nil
+      if operation.seesFocus { focus = core.space.focus }
       if whenRunning == .enqueue, let id, core.runs.isRunning(id, finiteOnly: true) {
         core.waiting[id, default: WaitingLine()].append(
           Waiting(operation: operation, focus: focus, rest: rest))
         return nil
       }
-      return core.start(id, isFinite: true).map { ($0.run, focus, $0.superseded, $0.departed) }
+      guard let started = core.start(id, isFinite: true) else { return nil }
+      superseded = started.superseded
+      departed = started.departed
+      return started.run
     }
-    guard let (run, focus, superseded, departed) = started else { return }
+    guard let run else { return }
     superseded?.cancel()
     for task in departed { task.cancel() }
     launch(run, focus: focus, operation: operation, rest: rest)
@@ -307,13 +332,18 @@ where W.Action: Sendable, W.Focus: Sendable {
     _ id: AnyWorkID?,
     operation: @escaping @Sendable (Environment, W.Focus, Send<Action>) async -> Void
   ) -> Bool {
-    let started = core.withLock {
-      core -> (Run<AnyWorkID>, W.Focus, Task<Void, Never>?, [Task<Void, Never>])? in
-      core.start(id, isFinite: false).map {
-        ($0.run, core.space.focus, $0.superseded, $0.departed)
-      }
+    // Set by the locked section rather than returned in a tuple of optionals (see `start`).
+    var focus: W.Focus?
+    var superseded: Task<Void, Never>?
+    var departed: [Task<Void, Never>] = []
+    let run = core.withLock { core -> Run<AnyWorkID>? in
+      guard let started = core.start(id, isFinite: false) else { return nil }
+      focus = core.space.focus
+      superseded = started.superseded
+      departed = started.departed
+      return started.run
     }
-    guard let (run, focus, superseded, departed) = started else { return false }
+    guard let run, let focus else { return false }
     superseded?.cancel()
     for task in departed { task.cancel() }
     let send = Send(host: self, deliver: calls.deliver, run: run)
