@@ -18,6 +18,10 @@ public protocol Space {
   /// What the space shows now: the comonad's `extract`.
   func extract() -> Value
 
+  /// Calls `body` with ``focus``, lent where it is stored rather than copied out: what a
+  /// runtime uses to hand the focus to a step that only reads it.
+  func withFocus<Result>(_ body: (Focus) throws -> Result) rethrows -> Result
+
   /// Moves to the future `action` selects: `self = select(action, self)`, in place.
   mutating func select(_ action: Action)
 }
@@ -32,6 +36,13 @@ extension Space {
   /// would copy it (a whole state, for one step that reads it).
   @inlinable
   mutating func withFocusInPlace<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {
+    // Through a method of the space itself: read in a mutating method, the focus is copied.
+    try withFocus(body)
+  }
+
+  /// Calls `body` with ``focus``: what a space whose focus is not stored as it is gives.
+  @inlinable
+  public func withFocus<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {
     try body(focus)
   }
 }
@@ -45,6 +56,12 @@ extension Store: Space {
   }
 
   /// Runs `action` at the position and moves there.
+  /// Calls `body` with the position, lent where it is stored.
+  @inlinable
+  public func withFocus<Result>(_ body: (S) throws -> Result) rethrows -> Result {
+    try body(position)
+  }
+
   @inlinable
   public mutating func select(_ action: State<S, Void>) {
     action.apply(to: &position)
@@ -56,6 +73,12 @@ extension Moore: Space {
   @inlinable
   public var focus: A {
     _read { yield value }
+  }
+
+  /// Calls `body` with the machine's value, lent where it is stored.
+  @inlinable
+  public func withFocus<Result>(_ body: (A) throws -> Result) rethrows -> Result {
+    try body(value)
   }
 
   /// Feeds `action`'s inputs to the machine, in order.

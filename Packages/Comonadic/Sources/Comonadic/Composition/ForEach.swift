@@ -27,13 +27,14 @@ extension Dispatcher {
     let list = AnyWorkID(PartScope(transformState))
     // Made once, not with each input's lift.
     let rows = FieldReader(transformState)
+    let field = WritableField(transformState)
     let departures = Departures<BigState> { ElementTracker(list: list, rows: rows).watch() }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: [departures]
     ) { input in
       guard let (id, input) = transformInput(input) else { return .none }
       let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-        environment: transformEnvironment, forEach: transformState, rows: rows, id: id,
+        environment: transformEnvironment, place: ElementPlace(list: field, id: id),
         scope: AnyWorkID(Element(list: list, id: id)))
       return lift.plan(plan(input))
     }
@@ -68,10 +69,10 @@ extension Effect {
   ) -> @Sendable (ID, Effect) -> Effect<BigEnvironment, BigState, State<BigState, Void>>
   where Action == State<Focus, Void> {
     let list = AnyWorkID(PartScope(path))
-    let rows = FieldReader(path)
+    let field = WritableField(path)
     return { id, effect in
       Lift<BigEnvironment, BigState, Environment, Focus>(
-        environment: transformEnvironment, forEach: path, rows: rows, id: id,
+        environment: transformEnvironment, place: ElementPlace(list: field, id: id),
         scope: AnyWorkID(Element(list: list, id: id))
       ).effect(effect)
     }

@@ -81,16 +81,16 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     presentation = nil
   }
 
-  /// The lift of element `id` of the list at `path`, which `rows` reads.
+  /// The lift of the element of a list at `place`, whose work is filed under `scope`.
   @inlinable
   init<ID: Hashable & Sendable>(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
-    forEach path: WritableKeyPath<BigState, IdentifiedList<ID, S>> & Sendable,
-    rows: FieldReader<BigState, IdentifiedList<ID, S>>, id: ID, scope: AnyWorkID
+    place: ElementPlace<BigState, ID, S>, scope: AnyWorkID
   ) {
     self.environment = environment
-    focus = { rows($0)[id: id] }
-    action = { $0.widen(path, id: id) }
+    // Closures around the place alone: no context of their own to allocate.
+    focus = { place.element(in: $0) }
+    action = { place.lift($0) }
     self.scope = scope
     isElement = true
     presentation = nil
@@ -235,5 +235,33 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     guard isElement else { return lifted }
     // An element's work starts only while the element is in the list.
     return .read { state in focus(state) == nil ? [] : [lifted] }
+  }
+}
+
+/// Where one element of a lifted list is: the list's place in the whole, read and changed
+/// through its offset, and the element's id.
+///
+/// A class, so that a lift's closures, which capture it alone, need no context of their own.
+@usableFromInline
+final class ElementPlace<BigState, ID: Hashable & Sendable, S: Sendable>: Sendable {
+  @usableFromInline let list: WritableField<BigState, IdentifiedList<ID, S>>
+  @usableFromInline let id: ID
+
+  @inlinable
+  init(list: WritableField<BigState, IdentifiedList<ID, S>>, id: ID) {
+    self.list = list
+    self.id = id
+  }
+
+  /// The element in `whole`; `nil` once it has left the list.
+  @inlinable
+  func element(in whole: BigState) -> S? { list(whole)[id: id] }
+
+  /// `action` on the element, in place; nothing when the list no longer has it.
+  @inlinable
+  func lift(_ action: State<S, Void>) -> State<BigState, Void> {
+    .mutate { [self] whole in
+      list.modify(&whole) { list in list.update(id: id) { action.apply(to: &$0) } }
+    }
   }
 }

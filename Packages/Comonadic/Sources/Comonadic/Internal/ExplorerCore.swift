@@ -154,8 +154,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   mutating func removeDeparted() -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     for watch in watches where watch.isTracking() {
-      // The state is lent, not copied.
-      for id in watch.departed(space.focus) {
+      // The state is lent, not copied (`space.focus` would copy it: read in a mutating method).
+      for id in space.withFocus(watch.departed) {
         if let task = remove(id) { tasks.append(task) }
       }
     }
