@@ -40,6 +40,17 @@ extension Space {
     try withFocus(body)
   }
 
+  /// `body` called with the space, reached through an in-place access, which lends it where a
+  /// read of the space would copy it.
+  @inlinable
+  mutating func lendInPlace<Result>(_ body: (Self) throws -> Result) rethrows -> Result {
+    try lend(body)
+  }
+
+  /// `body` called with the space, lent.
+  @inlinable
+  func lend<Result>(_ body: (Self) throws -> Result) rethrows -> Result { try body(self) }
+
   /// Calls `body` with ``focus``: what a space whose focus is not stored as it is gives.
   @inlinable
   public func withFocus<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {

@@ -141,28 +141,30 @@ where W.Action: Sendable, W.Focus: Sendable {
       if !gate.isStopped { notifyOfValue(observers, Self.space(in: locked)) }
       return
     }
-    let space = locked.pointee.space
     let observers = locked.pointee.subscribers
     let valueObservers = locked.pointee.valueObservers
     core.unlock()
     for task in departed { task.cancel() }
-    notify(observers, valueObservers, space, changed: changed)
+    // The space is read where it is kept, not copied out of the lock: only the drain's holder,
+    // this caller, changes it, and what observers send waits in the queue meanwhile.
+    notify(observers, valueObservers, Self.space(in: locked), changed: changed)
   }
 
-  /// Calls `observers` with `space` (and `valueObservers` with its value, where they sit among
-  /// them); none once stopped (a stop from inside an observer).
+  /// Calls `observers` with the space at `space` (and `valueObservers` with its value, where
+  /// they sit among them); none once stopped (a stop from inside an observer). Only the drain's
+  /// holder calls it.
   @inlinable
   func notify(
-    _ observers: [Subscriber<W>], _ valueObservers: [Subscriber<W.Value>], _ space: W,
-    changed: Bool
+    _ observers: [Subscriber<W>], _ valueObservers: [Subscriber<W.Value>],
+    _ space: UnsafePointer<W>, changed: Bool
   ) {
     observers.withUnsafeBufferPointer { observers in
       for index in observers.indices
       where (changed || !observers[index].onlyOnChange) && !gate.isStopped {
         if observers[index].id == Self.valueFanID {
-          withUnsafePointer(to: space) { notifyOfValue(valueObservers, $0) }
+          notifyOfValue(valueObservers, space)
         } else {
-          observers[index].notify(space)
+          UnsafeMutablePointer(mutating: space).pointee.lendInPlace(observers[index].notify)
         }
       }
     }
