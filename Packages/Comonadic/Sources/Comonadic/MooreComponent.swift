@@ -65,13 +65,13 @@ public final class MooreComponent<
   public func send(_ input: Input) { explorer.send(input) }
 
   /// The machine now.
-  public var machine: Moore<Message, Value> { explorer.space }
+  @inlinable public var machine: Moore<Message, Value> { explorer.space }
 
   /// The machine's value now.
-  public var value: Value { explorer.space.value }
+  @inlinable public var value: Value { explorer.focus }
 
   /// The view of the value now.
-  public var view: View { render(explorer.space.value, handle) }
+  @inlinable public var view: View { render(explorer.focus, handle) }
 
   /// Calls `observer` with the current view, then after every action applied.
   @discardableResult

@@ -67,16 +67,16 @@ public final class StoreComponent<Environment: Sendable, S: Sendable, Input: Sen
   public func send(_ input: Input) { explorer.send(input) }
 
   /// The space now: the state, and the view of every state.
-  public var space: Store<S, View> { explorer.space }
+  @inlinable public var space: Store<S, View> { explorer.space }
 
   /// The state now.
   ///
   /// An input sent while another thread was handling the queue may not be applied yet;
   /// ``idle()`` waits until it is.
-  public var state: S { explorer.space.position }
+  @inlinable public var state: S { explorer.focus }
 
   /// The view of the state now.
-  public var view: View { explorer.space.extract() }
+  @inlinable public var view: View { explorer.space.extract() }
 
   /// Calls `observer` with the current view, then after every action applied.
   ///

@@ -16,6 +16,19 @@ package struct ScopedWorkID: Hashable, Sendable {
     self.id = id
   }
 
+  // `Hasher` for values that hold one (never done here); the box's own hash, made when an id is
+  // boxed and in every dictionary, from the two hashes their boxes already hold (no SipHash).
+  @inlinable
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(scope)
+    hasher.combine(id)
+  }
+
+  @inlinable
+  package func _rawHashValue(seed: Int) -> Int {
+    RunHash.mix(id.box.hash, seed: RunHash.mix(scope.box.hash, seed: seed))
+  }
+
   /// `id` as filed under a part, if it is.
   @inlinable
   package static func filed(_ id: AnyWorkID) -> ScopedWorkID? {
@@ -64,6 +77,19 @@ struct Element<ID: Hashable & Sendable>: Hashable, Sendable {
   init(list: AnyWorkID, id: ID) {
     self.list = list
     self.id = id
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(list)
+    hasher.combine(id)
+  }
+
+  /// The element's id hashed once, seeded with the list's hash (which its box holds), rather
+  /// than both fed to a `Hasher`.
+  @inlinable
+  func _rawHashValue(seed: Int) -> Int {
+    id._rawHashValue(seed: RunHash.mix(list.box.hash, seed: seed))
   }
 }
 

@@ -50,7 +50,11 @@ where W.Action: Sendable, W.Focus: Sendable {
   // Stopped before its release (the usual end): nothing left to stop.
   deinit { if !gate.isStopped { stop() } }
 
-  @usableFromInline var space: W { core.withLock { $0.space } }
+  @inlinable var space: W { core.withLock { $0.space } }
+
+  /// The focus now, copied out of the lock alone (not the rest of the space: a store's render
+  /// function).
+  @inlinable var focus: W.Focus { core.withLock { $0.space.withFocus { $0 } } }
 
   /// Handles `input` now, or queues it behind the message being handled.
   ///
