@@ -60,19 +60,19 @@ extension Space {
 
 extension Store: Space {
   /// The store's position: the state.
-  // Yielded, not returned: code that reaches the space in place reads the state where it is.
+  // Yielded, not returned: a caller that only reads it borrows the position, not a copy.
   @inlinable
   public var focus: S {
     _read { yield position }
   }
 
-  /// Runs `action` at the position and moves there.
   /// Calls `body` with the position, lent where it is stored.
   @inlinable
   public func withFocus<Result>(_ body: (S) throws -> Result) rethrows -> Result {
     try body(position)
   }
 
+  /// Runs `action` at the position and moves there.
   @inlinable
   public mutating func select(_ action: State<S, Void>) {
     action.apply(to: &position)
