@@ -27,27 +27,17 @@ public protocol Space {
 }
 
 extension Space {
-  /// ``extract()`` reached through an in-place access, which lends the space's parts to it
-  /// where a read of the space would copy the space first.
-  @inlinable
-  mutating func extractInPlace() -> Value { extract() }
-
-  /// `body` called with ``focus`` reached in place, which lends it where a read of the space
-  /// would copy it (a whole state, for one step that reads it).
-  @inlinable
-  mutating func withFocusInPlace<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {
-    // Through a method of the space itself: read in a mutating method, the focus is copied.
-    try withFocus(body)
-  }
-
-  /// `body` called with the space, reached through an in-place access, which lends it where a
-  /// read of the space would copy it.
+  /// `body` called with the space, reached through an in-place access (`pointer.pointee`),
+  /// which lends it. Read any other way from where it is kept (`pointer.pointee.extract()`,
+  /// `pointer.pointee.focus`, or in a mutating method), the space or its focus is copied before
+  /// a function that cannot be seen into is called with it: every reference retained and
+  /// released again.
   @inlinable
   mutating func lendInPlace<Result>(_ body: (Self) throws -> Result) rethrows -> Result {
     try lend(body)
   }
 
-  /// `body` called with the space, lent.
+  /// `body` called with the space, lent: a method's own `self` is not copied to be passed on.
   @inlinable
   func lend<Result>(_ body: (Self) throws -> Result) rethrows -> Result { try body(self) }
 
@@ -60,11 +50,8 @@ extension Space {
 
 extension Store: Space {
   /// The store's position: the state.
-  // Yielded, not returned: a caller that only reads it borrows the position, not a copy.
   @inlinable
-  public var focus: S {
-    _read { yield position }
-  }
+  public var focus: S { position }
 
   /// Calls `body` with the position, lent where it is stored.
   @inlinable
@@ -82,9 +69,7 @@ extension Store: Space {
 extension Moore: Space {
   /// The machine's value now.
   @inlinable
-  public var focus: A {
-    _read { yield value }
-  }
+  public var focus: A { value }
 
   /// Calls `body` with the machine's value, lent where it is stored.
   @inlinable

@@ -139,12 +139,12 @@ final class PresenceTracker<Big, Child>: @unchecked Sendable {
 @usableFromInline
 final class ElementTracker<Big, ID: Hashable & Sendable, Row: Sendable>: @unchecked Sendable {
   @usableFromInline let list: AnyWorkID
-  @usableFromInline let rows: FieldReader<Big, IdentifiedList<ID, Row>>
+  @usableFromInline let rows: WritableField<Big, IdentifiedList<ID, Row>>
   /// Unchecked, as ``PresenceTracker/work``: only its component's lock guards it.
   @exclusivity(unchecked) @usableFromInline var ledger = ChildLedger<ID, AnyWorkID>()
 
   @inlinable
-  init(list: AnyWorkID, rows: FieldReader<Big, IdentifiedList<ID, Row>>) {
+  init(list: AnyWorkID, rows: WritableField<Big, IdentifiedList<ID, Row>>) {
     self.list = list
     self.rows = rows
   }

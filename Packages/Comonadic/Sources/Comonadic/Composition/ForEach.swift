@@ -26,9 +26,8 @@ extension Dispatcher {
     let plan = plan
     let list = AnyWorkID(PartScope(transformState))
     // Made once, not with each input's lift.
-    let rows = FieldReader(transformState)
     let field = WritableField(transformState)
-    let departures = Departures<BigState> { ElementTracker(list: list, rows: rows).watch() }
+    let departures = Departures<BigState> { ElementTracker(list: list, rows: field).watch() }
     return Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>(
       departures: [departures]
     ) { input in

@@ -59,12 +59,12 @@ extension Dispatcher {
   ) -> Dispatcher<BigEnvironment, BigState, State<BigState, Void>, BigInput>
   where Action == State<Focus, Void> {
     let plan = plan
-    let field = FieldReader(transformState)
+    // Read (and the child changed) through its offset in the whole.
+    let field = WritableField(transformState)
     let part = AnyWorkID(PartScope(transformState))
     let key = presentationKey(Focus.self)
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-      environment: transformEnvironment, presented: WritableField(transformState), part: part,
-      key: key, shown: nil)
+      environment: transformEnvironment, presented: field, part: part, key: key, shown: nil)
     let presence = Departures<BigState> {
       PresenceTracker(part: part, read: { field($0) }, key: key).watch()
     }

@@ -207,7 +207,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// parts are lent to `extract`.
   @inlinable @inline(__always)
   static func value(at space: UnsafePointer<W>) -> W.Value {
-    UnsafeMutablePointer(mutating: space).pointee.extractInPlace()
+    UnsafeMutablePointer(mutating: space).pointee.lendInPlace { $0.extract() }
   }
 
   /// `body` called with the focus of the space at `space`, lent where it is kept rather than
@@ -216,7 +216,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   static func withFocus<Result>(
     at space: UnsafePointer<W>, _ body: (W.Focus) throws -> Result
   ) rethrows -> Result {
-    try UnsafeMutablePointer(mutating: space).pointee.withFocusInPlace(body)
+    try UnsafeMutablePointer(mutating: space).pointee.lendInPlace { try $0.withFocus(body) }
   }
 
   /// The space's offset in the core.
