@@ -129,6 +129,15 @@ let hostDispatcher = sheetDispatcher.widen(
     ]
   })
 
+struct Drafts: Equatable, Sendable {
+  var draft: Navigation.Draft?
+}
+
+enum DraftsInput: Equatable, Sendable {
+  case open(String)
+  case send(Int)
+}
+
 func makeHost(service: Service) -> StoreComponent<Service, Host, HostInput, Host> {
   StoreComponent(
     initialState: Host(), environment: service, dispatcher: hostDispatcher,
@@ -241,6 +250,51 @@ func makeHost(service: Service) -> StoreComponent<Service, Host, HostInput, Host
     scope.send(.edit("lost"))
     await host.idle()
     #expect(host.state.sheet == Sheet(id: 1))
+  }
+
+  /// A child whose id is not an `Int`, that starts many pieces of work in one presentation.
+  struct Draft: Equatable, Sendable, Identifiable {
+    let id: String
+    var sent = 0
+  }
+
+  @Test func aChildWithAnotherKindOfIDHasAllItsWorkCancelledWhenReplaced() async {
+    let service = Service(gate: Gate(), events: Recorder())
+    let drafts = StateDispatcher<Service, Draft, Int>.workflow { part in
+      [
+        .task(id: part) { service, draft in
+          await service.call("\(draft.id) part \(part)")
+          return .mutate { $0.sent += 1 }
+        }
+      ]
+    }
+    .widen(
+      transformEnvironment: { (service: Service) in service },
+      transformState: \Drafts.draft,
+      transformInput: { (input: DraftsInput) -> Int? in
+        if case .send(let part) = input { part } else { nil }
+      }
+    )
+    .combine(
+      .pure { input in
+        if case .open(let id) = input { .mutate { $0.draft = Draft(id: id) } } else { .pure(()) }
+      })
+    let host = StoreComponent(
+      initialState: Drafts(), environment: service, dispatcher: drafts,
+      render: { state, _ in state })
+    host.send(.open("first"))
+    // More parts than the tracker keeps before it folds repeats away, some sent twice.
+    for part in 0..<20 { host.send(.send(part)) }
+    for part in 0..<5 { host.send(.send(part)) }
+    await eventually { service.gate.waiting == 25 }
+    host.send(.open("second"))  // another id: another presentation, all its work ends
+    // Five superseded by their repeats, then the twenty running: each of them cancelled.
+    let cancelled = service.events.all.filter { $0.hasPrefix("cancel first") }
+    #expect(cancelled.count == 25)
+    #expect(Set(cancelled) == Set((0..<20).map { "cancel first part \($0)" }))
+    service.gate.open()
+    await host.idle()
+    #expect(host.state.draft == Draft(id: "second"))
   }
 
   @Test func stopCancelsThePresentedChildsAndEveryPagesWork() async {

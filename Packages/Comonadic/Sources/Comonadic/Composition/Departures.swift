@@ -41,8 +41,10 @@ package struct Departures<Focus>: Sendable {
 /// Closures around one tracker object, made where the app's types are known (the inlinable
 /// widenings), so the tracker's code is specialized for them: a protocol existential would run
 /// the tracker's generic code, which looks up type metadata for every dictionary it touches.
+/// A class: a component looks at each of its watches after every action, and a copy of a
+/// value of three closures retains each of them (an object, once).
 @usableFromInline
-package struct DepartureWatch<Focus>: Sendable {
+package final class DepartureWatch<Focus>: Sendable {
   /// Notes work `id` that began, filed as `filed` from this watch's level down;
   /// returns whether enough children began work since the last look that the component should
   /// look now (so a launch that starts thousands places them in its own message).
@@ -84,43 +86,47 @@ struct Presence: Hashable, Sendable {
 ///
 /// `@unchecked Sendable`: used only under its component's lock.
 @usableFromInline
-final class PresenceTracker<Big, Child>: @unchecked Sendable {
-  @usableFromInline let part: AnyWorkID
-  @usableFromInline let read: @Sendable (Big) -> Child?
-  @usableFromInline let key: @Sendable (Child) -> PresentationKey
-  /// The work of each presentation that began some; rarely more than one. Unchecked: only its
-  /// component's lock guards it (a class's variable is otherwise checked at every access, 75
-  /// instructions each).
-  @exclusivity(unchecked) @usableFromInline var work: [PresentationKey: Set<AnyWorkID>] = [:]
+final class PresenceTracker<Big, Child: Sendable>: @unchecked Sendable {
+  @usableFromInline let place: PresentedPlace<Big, Child>
+  /// The work of each presentation that began some: rarely more than one, so a list, kept
+  /// with its room (a dictionary was made and freed for each presentation). Unchecked: only
+  /// its component's lock guards it (a class's variable is otherwise checked at every access,
+  /// 75 instructions each).
+  @exclusivity(unchecked) @usableFromInline var work: [PresentationWork] = []
 
   @inlinable
-  init(
-    part: AnyWorkID, read: @escaping @Sendable (Big) -> Child?,
-    key: @escaping @Sendable (Child) -> PresentationKey
-  ) {
-    self.part = part
-    self.read = read
-    self.key = key
+  init(_ place: PresentedPlace<Big, Child>) {
+    self.place = place
   }
 
   @inlinable
   func started(_ id: AnyWorkID, _ filed: ScopedWorkID) -> Bool {
-    guard let presence = filed.scope.value(as: Presence.self), presence.part == part else {
+    guard let presence = filed.scope.value(as: Presence.self), presence.part == place.part else {
       return false
     }
-    work[presence.key, default: []].insert(id)
+    if let index = work.firstIndex(where: { $0.key == presence.key }) {
+      work[index].add(id)
+    } else {
+      work.append(PresentationWork(key: presence.key, id: id))
+    }
     return false
   }
 
   @inlinable
   func departed(_ whole: Big) -> [AnyWorkID] {
     guard !work.isEmpty else { return [] }
-    let shown = read(whole).map(key)
-    if work.count == 1, let only = work.keys.first, only == shown { return [] }
+    let shown = place.shown(in: whole)
+    if work.count == 1 {
+      // The presentation that began work is still shown, or has left: its list is handed over.
+      guard work[0].key != shown else { return [] }
+      defer { work.removeAll(keepingCapacity: true) }
+      return work[0].ids
+    }
     var gone: [AnyWorkID] = []
-    for (presentation, ids) in work where presentation != shown {
-      gone += ids
-      work[presentation] = nil
+    work.removeAll { presentation in
+      guard presentation.key != shown else { return false }
+      gone += presentation.ids
+      return true
     }
     return gone
   }
@@ -130,6 +136,34 @@ final class PresenceTracker<Big, Child>: @unchecked Sendable {
     DepartureWatch(
       started: { self.started($0, $1) }, departed: { self.departed($0) },
       isTracking: { !self.work.isEmpty })
+  }
+}
+
+/// The work one presentation began: a list (cancelling an id twice, or one that ended, does
+/// nothing), with the ids that repeat folded away whenever it has doubled, so it holds at
+/// most twice the distinct ids and a start costs O(1), amortized. A presentation rarely starts
+/// more than a few: a set was made, hashed into and freed for each one.
+@usableFromInline
+struct PresentationWork {
+  @usableFromInline let key: PresentationKey
+  @usableFromInline var ids: [AnyWorkID]
+  /// How many ids there were when repeats were last folded away.
+  @usableFromInline var folded = 1
+
+  @inlinable
+  init(key: PresentationKey, id: AnyWorkID) {
+    self.key = key
+    ids = [id]
+  }
+
+  @inlinable
+  mutating func add(_ id: AnyWorkID) {
+    guard ids.last != id else { return }
+    ids.append(id)
+    guard ids.count >= 2 * folded, ids.count >= 16 else { return }
+    var seen = Set<AnyWorkID>(minimumCapacity: ids.count)
+    ids.removeAll { !seen.insert($0).inserted }
+    folded = ids.count
   }
 }
 

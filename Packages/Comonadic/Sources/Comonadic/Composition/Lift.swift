@@ -12,6 +12,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   @usableFromInline let environment: @Sendable (BigEnvironment) -> Environment
   /// The part in the whole now: `nil` once an element has left its list.
   @usableFromInline let focus: @Sendable (BigState) -> S?
+  /// Whether the part is in the whole now, found without copying it out (as `focus` does).
+  @usableFromInline let isThere: @Sendable (BigState) -> Bool
   @usableFromInline let action: @Sendable (State<S, Void>) -> State<BigState, Void>
   /// Where the part's work is filed.
   @usableFromInline let scope: AnyWorkID
@@ -30,6 +32,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   ) {
     self.environment = environment
     focus = { field($0) }
+    isThere = { _ in true }
     // Through the part's offset in the whole where it has one, worked out here once: a key
     // path's projection (`$0[keyPath:]`) runs through the key path's components every time.
     let part = WritableField(path)
@@ -39,45 +42,38 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     presentation = nil
   }
 
-  /// The lift of the presented child that `child` reads and changes: the presentation whose
-  /// key is `shown`, or (`nil`) whichever is presented when a step runs.
+  /// The lift of the presented child at `place`, whichever is presented when a step runs.
   @inlinable
   init(
     environment: @escaping @Sendable (BigEnvironment) -> Environment,
-    presented child: WritableField<BigState, S?>,
-    part: AnyWorkID, key: @escaping @Sendable (S) -> PresentationKey, shown: PresentationKey?
+    presented place: PresentedPlace<BigState, S>
   ) {
     self.environment = environment
     isElement = true
-    // Read and changed through its offset in the whole, as a part that is always there.
-    guard let shown else {
-      focus = { child($0) }
-      action = { action in
-        .mutate { whole in
-          child.modify(&whole) { child in
-            guard child != nil else { return }
-            action.apply(to: &child!)
-          }
-        }
-      }
-      scope = part
-      presentation = { whole in
-        child(whole).map {
-          Lift(environment: environment, presented: child, part: part, key: key, shown: key($0))
-        }
-      }
-      return
-    }
-    focus = { whole in child(whole).flatMap { key($0) == shown ? $0 : nil } }
-    action = { action in
-      .mutate { whole in
-        child.modify(&whole) { child in
-          guard child.map(key) == shown else { return }
-          action.apply(to: &child!)
-        }
+    focus = { place.child($0) }
+    isThere = { place.shown(in: $0) != nil }
+    action = { place.lift($0) }
+    scope = place.part
+    presentation = { whole in
+      place.shown(in: whole).map {
+        Lift(environment: environment, presented: ShownPresentation(place, key: $0))
       }
     }
-    scope = AnyWorkID(Presence(part: part, key: shown))
+  }
+
+  /// The lift of presentation `shown` of a presented child.
+  @inlinable
+  init(
+    environment: @escaping @Sendable (BigEnvironment) -> Environment,
+    presented shown: ShownPresentation<BigState, S>
+  ) {
+    self.environment = environment
+    isElement = true
+    // Closures around the presentation alone: no context of their own to allocate.
+    focus = { shown.child(in: $0) }
+    isThere = { shown.isShown(in: $0) }
+    action = { shown.lift($0) }
+    scope = AnyWorkID(Presence(part: shown.place.part, key: shown.key))
     presentation = nil
   }
 
@@ -90,6 +86,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     self.environment = environment
     // Closures around the place alone: no context of their own to allocate.
     focus = { place.element(in: $0) }
+    isThere = { place.isThere(in: $0) }
     action = { place.lift($0) }
     self.scope = scope
     isElement = true
@@ -123,7 +120,9 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
   /// step may change the state (an action) or waits (a task); the rest are lifted as they are.
   /// Returns whether `whole` is still the state after them.
   @inlinable
-  func steps(_ effects: [Small], in whole: BigState) -> (steps: [Big], isCurrent: Bool) {
+  func steps<Effects: Collection<Small>>(
+    _ effects: Effects, in whole: BigState
+  ) -> (steps: [Big], isCurrent: Bool) {
     var lifted: [Big] = []
     // One step (most workflows) is lifted into an array of its own, or is a read whose lifted
     // steps are taken as they are: room made beforehand would be made for nothing.
@@ -143,9 +142,11 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       case .task(let id, let whenRunning, let work):
         // Work that sees the part gets it now; an element's work starts only while it is there.
         var part: S?
-        if work.seesFocus || isElement {
+        if work.seesFocus {
           guard let found = focus(whole) else { continue }
           part = found
+        } else if isElement, !isThere(whole) {
+          continue
         }
         lifted.append(task(id, whenRunning, work, part: part))
         isCurrent = false
@@ -185,7 +186,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
 
   @inlinable
   func effect(_ effect: Small) -> Big {
-    let (environment, focus, lift) = (environment, focus, action)
+    let (environment, focus, isThere, lift) = (environment, focus, isThere, action)
     let lifted: Big
     switch effect.kind {
     case .action(let action):
@@ -195,7 +196,8 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     case _ where presentation != nil:
       // Filed under the presentation there is when the step runs; nothing when none is.
       let presentation = presentation!
-      return .read { whole in presentation(whole).map { $0.steps([effect], in: whole).steps } ?? []
+      return .read { whole in
+        presentation(whole).map { $0.steps(CollectionOfOne(effect), in: whole).steps } ?? []
       }
     case .cancel(let id):
       return Big(.cancel(scoped(id) ?? id))
@@ -208,7 +210,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
       guard isElement else { return Big(.call { whole in body(environment(whole)) }) }
       // The state is read only to know the part is there.
       lifted = .perform { whole, state in
-        if focus(state) != nil { body(environment(whole)) }
+        if isThere(state) { body(environment(whole)) }
       }
     case .task(let id, let whenRunning, let work):
       guard work.seesFocus else {
@@ -234,7 +236,7 @@ struct Lift<BigEnvironment: Sendable, BigState: Sendable, Environment: Sendable,
     }
     guard isElement else { return lifted }
     // An element's work starts only while the element is in the list.
-    return .read { state in focus(state) == nil ? [] : [lifted] }
+    return .read { state in isThere(state) ? [lifted] : [] }
   }
 }
 
@@ -257,11 +259,98 @@ final class ElementPlace<BigState, ID: Hashable & Sendable, S: Sendable>: Sendab
   @inlinable
   func element(in whole: BigState) -> S? { list(whole)[id: id] }
 
+  /// Whether the element is in `whole`.
+  @inlinable
+  func isThere(in whole: BigState) -> Bool { list(whole).contains(id: id) }
+
   /// `action` on the element, in place; nothing when the list no longer has it.
   @inlinable
   func lift(_ action: State<S, Void>) -> State<BigState, Void> {
     .mutate { [self] whole in
       list.modify(&whole) { list in list.update(id: id) { action.apply(to: &$0) } }
+    }
+  }
+}
+
+/// Where a presented child is: the optional's place in the whole, read and changed through its
+/// offset, and what tells one presentation from the next, read where the child is stored.
+///
+/// A class, as ``ElementPlace``: a lift's closures that capture it alone need no context.
+@usableFromInline
+final class PresentedPlace<BigState, S: Sendable>: Sendable {
+  @usableFromInline let child: WritableField<BigState, S?>
+  /// Where the child's work is filed, whatever the presentation.
+  @usableFromInline let part: AnyWorkID
+  @usableFromInline let key: @Sendable (UnsafePointer<S>) -> PresentationKey
+
+  @inlinable
+  init(_ path: WritableKeyPath<BigState, S?> & Sendable) {
+    child = WritableField(path)
+    part = AnyWorkID(PartScope(path))
+    key = presentationKeyInPlace(S.self)
+  }
+
+  /// The key of the presentation at `child`; `nil` when none is there.
+  @inlinable
+  func key(at child: UnsafePointer<S?>) -> PresentationKey? {
+    guard child.pointee != nil else { return nil }
+    // A present optional's value is stored at its start.
+    return key(UnsafeRawPointer(child).assumingMemoryBound(to: S.self))
+  }
+
+  /// The key of the presentation in `whole`, read in place; `nil` when none is presented.
+  @inlinable
+  func shown(in whole: BigState) -> PresentationKey? {
+    withUnsafePointer(to: whole) { root in
+      guard let address = child.address(in: root) else {
+        return withUnsafePointer(to: child(whole)) { key(at: $0) }
+      }
+      return key(at: address)
+    }
+  }
+
+  /// `action` on whichever child is presented, in place; nothing while none is.
+  @inlinable
+  func lift(_ action: State<S, Void>) -> State<BigState, Void> {
+    .mutate { [self] whole in
+      child.modify(&whole) { child in
+        guard child != nil else { return }
+        action.apply(to: &child!)
+      }
+    }
+  }
+}
+
+/// One presentation of a presented child: its place, and the key of the presentation.
+///
+/// A class, as ``ElementPlace``: a lift's closures that capture it alone need no context.
+@usableFromInline
+final class ShownPresentation<BigState, S: Sendable>: Sendable {
+  @usableFromInline let place: PresentedPlace<BigState, S>
+  @usableFromInline let key: PresentationKey
+
+  @inlinable
+  init(_ place: PresentedPlace<BigState, S>, key: PresentationKey) {
+    self.place = place
+    self.key = key
+  }
+
+  /// Whether this presentation is the one in `whole`.
+  @inlinable
+  func isShown(in whole: BigState) -> Bool { place.shown(in: whole) == key }
+
+  /// The presented child in `whole`, if it is this presentation.
+  @inlinable
+  func child(in whole: BigState) -> S? { isShown(in: whole) ? place.child(whole) : nil }
+
+  /// `action` on this presentation, in place; nothing once another or none is presented.
+  @inlinable
+  func lift(_ action: State<S, Void>) -> State<BigState, Void> {
+    .mutate { [self] whole in
+      place.child.modify(&whole) { child in
+        guard withUnsafePointer(to: &child, { place.key(at: $0) }) == key else { return }
+        action.apply(to: &child!)
+      }
     }
   }
 }

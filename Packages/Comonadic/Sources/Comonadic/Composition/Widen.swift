@@ -60,14 +60,11 @@ extension Dispatcher {
   where Action == State<Focus, Void> {
     let plan = plan
     // Read (and the child changed) through its offset in the whole.
-    let field = WritableField(transformState)
-    let part = AnyWorkID(PartScope(transformState))
-    let key = presentationKey(Focus.self)
+    let place = PresentedPlace(transformState)
+    let (field, part) = (place.child, place.part)
     let lift = Lift<BigEnvironment, BigState, Environment, Focus>(
-      environment: transformEnvironment, presented: field, part: part, key: key, shown: nil)
-    let presence = Departures<BigState> {
-      PresenceTracker(part: part, read: { field($0) }, key: key).watch()
-    }
+      environment: transformEnvironment, presented: place)
+    let presence = Departures<BigState> { PresenceTracker(place).watch() }
     let inner = departures.map {
       $0.widened(
         isPart: { $0.value(as: Presence.self)?.part == part },

@@ -129,26 +129,26 @@ where W.Action: Sendable, W.Focus: Sendable {
     let watchesChildren = !dispatcher.departures.isEmpty
     guard !locked.pointee.subscribers.isEmpty else {
       locked.pointee.space.select(action)
-      let departed = watchesChildren ? locked.pointee.removeDeparted() : []
+      let departed = watchesChildren ? locked.pointee.removeDeparted() : DepartedTasks()
       core.unlock()
-      for task in departed { task.cancel() }
+      departed.cancel()
       return
     }
     let changed = locked.pointee.select(action)
-    let departed = watchesChildren ? locked.pointee.removeDeparted() : []
+    let departed = watchesChildren ? locked.pointee.removeDeparted() : DepartedTasks()
     if locked.pointee.subscribers.count == 1, locked.pointee.subscribers[0].id == Self.valueFanID {
       // Only observers of changed values: their list alone is copied out. The space is read
       // where it is kept, not copied: only the drain's holder, this caller, changes it.
       let observers = locked.pointee.valueObservers
       core.unlock()
-      for task in departed { task.cancel() }
+      departed.cancel()
       if !gate.isStopped { notifyOfValue(observers, Self.space(in: locked)) }
       return
     }
     let observers = locked.pointee.subscribers
     let valueObservers = locked.pointee.valueObservers
     core.unlock()
-    for task in departed { task.cancel() }
+    departed.cancel()
     // The space is read where it is kept, not copied out of the lock: only the drain's holder,
     // this caller, changes it, and what observers send waits in the queue meanwhile.
     notify(observers, valueObservers, Self.space(in: locked), changed: changed)
@@ -229,7 +229,9 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func proceed(_ steps: ArraySlice<Step>) {
     var steps = steps
-    while let step = steps.popFirst() {
+    // The one step a read made, taken before the rest without making a new slice of them.
+    var first: Step?
+    while let step = first.take() ?? steps.popFirst() {
       switch step.kind {
       case .action(let action):
         guard apply(action) else { return }
@@ -252,9 +254,13 @@ where W.Action: Sendable, W.Focus: Sendable {
         // read where it is kept, without the lock and without copying the state out of it.
         guard !gate.isStopped else { return }
         let following = Self.withFocus(at: Self.space(in: core.value), next)
-        // Most reads add nothing (no log line, no save): no new slice then; nor when the read
-        // was the last step (a load after a push): what it made is all there is.
-        if !following.isEmpty { steps = steps.isEmpty ? following[...] : following[...] + steps }
+        // Most reads add nothing (no log line, no save) or one step: no new slice then; nor
+        // when the read was the last step (a load after a push): what it made is all there is.
+        if following.count == 1 {
+          first = following[0]
+        } else if !following.isEmpty {
+          steps = steps.isEmpty ? following[...] : following[...] + steps
+        }
       case .parallel(let workflows):
         // Each goes as far as it can now (up to its first task, which carries its rest).
         for workflow in workflows { proceed(workflow[...]) }
@@ -275,7 +281,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     // which retains and releases everything in it.
     var focus: W.Focus?
     var superseded: Task<Void, Never>?
-    var departed: [Task<Void, Never>] = []
+    var departed = DepartedTasks()
     let run = core.withLock { core -> Run<AnyWorkID>? in
       guard !core.phase.isStopped else { return nil }
       // Copied out only for work that reads it.
@@ -292,7 +298,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     guard let run else { return }
     superseded?.cancel()
-    for task in departed { task.cancel() }
+    departed.cancel()
     launch(run, focus: focus, operation: operation, rest: rest)
   }
 
@@ -341,7 +347,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     // Set by the locked section rather than returned in a tuple of optionals (see `start`).
     var focus: W.Focus?
     var superseded: Task<Void, Never>?
-    var departed: [Task<Void, Never>] = []
+    var departed = DepartedTasks()
     let run = core.withLock { core -> Run<AnyWorkID>? in
       guard let started = core.start(id, isFinite: false) else { return nil }
       focus = core.space.focus
@@ -351,7 +357,7 @@ where W.Action: Sendable, W.Focus: Sendable {
     }
     guard let run, let focus else { return false }
     superseded?.cancel()
-    for task in departed { task.cancel() }
+    departed.cancel()
     let send = Send(host: self, deliver: calls.deliver, run: run)
     let (environment, gate, executor) = (environment, gate, executor)
     let task = gate.startTask(on: executor) { [weak self] in

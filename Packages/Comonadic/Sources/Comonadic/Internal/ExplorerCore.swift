@@ -67,7 +67,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// One watch per child kind the dispatcher widened onto (a presented part, a lifted list):
   /// whose work ends with which child (R13).
-  @usableFromInline var watches: [DepartureWatch<W.Focus>]
+  @usableFromInline let watches: [DepartureWatch<W.Focus>]
   /// The space. Last, not first: the drain's holder reads it where it is kept, outside the lock
   /// (``Explorer/spaceOffset``), while other threads take the lock, which ThreadSanitizer marks
   /// as an access to the core's first bytes.
@@ -100,13 +100,13 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// message after it.
   @inlinable
   mutating func start(_ id: AnyWorkID?, isFinite: Bool) -> (
-    run: Run<AnyWorkID>, superseded: Task<Void, Never>?, departed: [Task<Void, Never>]
+    run: Run<AnyWorkID>, superseded: Task<Void, Never>?, departed: DepartedTasks
   )? {
     let key: RunKey<AnyWorkID>? = if let id { .id(id) } else { nil }
     guard !phase.isStopped, let (run, superseded) = runs.start(key, isFinite: isFinite) else {
       return nil
     }
-    var departed: [Task<Void, Never>] = []
+    var departed = DepartedTasks()
     if !watches.isEmpty, let id, let filed = ScopedWorkID.filed(id) {
       var mustLook = false
       for watch in watches where watch.started(id, filed) { mustLook = true }
@@ -151,8 +151,8 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// - Complexity: O(1) per kind of child when no child left, whatever the number of children
   ///   and of runs; plus what the departed children's work costs to remove.
   @inlinable
-  mutating func removeDeparted() -> [Task<Void, Never>] {
-    var tasks: [Task<Void, Never>] = []
+  mutating func removeDeparted() -> DepartedTasks {
+    var tasks = DepartedTasks()
     for watch in watches where watch.isTracking() {
       // The state is lent, not copied (`space.focus` would copy it: read in a mutating method).
       for id in space.withFocus(watch.departed) {
@@ -172,6 +172,28 @@ where W.Action: Sendable, W.Focus: Sendable {
     return Shutdown(phase: &phase, queue: &queue, runs: &runs, waiters: &idleWaiters)
   }
 
+}
+
+/// The tasks of the work of departed children, to cancel once unlocked: most often one, kept
+/// apart from the rest, so that no array is made for it.
+@usableFromInline
+struct DepartedTasks {
+  @usableFromInline var first: Task<Void, Never>?
+  @usableFromInline var more: [Task<Void, Never>] = []
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func append(_ task: Task<Void, Never>) {
+    if first == nil { first = task } else { more.append(task) }
+  }
+
+  /// Cancels them all.
+  @inlinable
+  func cancel() {
+    first?.cancel()
+    for task in more { task.cancel() }
+  }
 }
 
 /// A first-in, first-out line that takes from the front in O(1): tasks waiting for the run

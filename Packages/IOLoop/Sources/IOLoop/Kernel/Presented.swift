@@ -15,11 +15,30 @@ package func presentationIdentity<Child>(_: Child.Type) -> @Sendable (Child, Chi
 private func sameID<Child, Identified: Identifiable & SendableMetatype>(
   _: Identified.Type
 ) -> @Sendable (Child, Child) -> Bool {
-  // `Child` is `Identified` (the cast in `presentationIdentity` found it so): reinterpreted,
-  // not cast again, for every action that looks at the presentation.
+  // `Child` is `Identified` (the cast in `presentationIdentity` found it so): read as one, not
+  // cast again, for every action that looks at the presentation.
   { first, second in
-    unsafeBitCast(first, to: Identified.self).id == unsafeBitCast(second, to: Identified.self).id
+    withUnsafePointer(to: first) { first in
+      withUnsafePointer(to: second) { second in
+        id(of: Identified.self, at: first) == id(of: Identified.self, at: second)
+      }
+    }
   }
+}
+
+/// The id of the `Identified` at `child`, read where it is stored.
+private func id<Child, Identified: Identifiable>(
+  of _: Identified.Type, at child: UnsafePointer<Child>
+) -> Identified.ID {
+  UnsafeMutableRawPointer(mutating: child).assumingMemoryBound(to: Identified.self).pointee
+    .idInPlace()
+}
+
+extension Identifiable {
+  /// This value's `id`. Generic code that reads `id` of a value it has the address of copies
+  /// the whole value first (the getter might change what is at the address); through a
+  /// mutating access, which this one is only in name, it reads the value where it is.
+  fileprivate mutating func idInPlace() -> ID { id }
 }
 
 /// What tells one presentation of a child from the next, as a value a runtime can file work
@@ -27,6 +46,16 @@ private func sameID<Child, Identified: Identifiable & SendableMetatype>(
 /// apart only by being there). Decided once, from the type, as ``presentationIdentity(_:)``.
 @usableFromInline
 package func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> PresentationKey {
+  let inPlace = presentationKeyInPlace(Child.self)
+  return { child in withUnsafePointer(to: child, inPlace) }
+}
+
+/// ``presentationKey(_:)`` of a child read where it is stored: a child handed over by value is
+/// first copied out of the state that holds it, which retains everything the child holds.
+@usableFromInline
+package func presentationKeyInPlace<Child>(
+  _: Child.Type
+) -> @Sendable (UnsafePointer<Child>) -> PresentationKey {
   guard let identifiable = Child.self as? any (Identifiable & SendableMetatype).Type else {
     return { _ in .unidentified }
   }
@@ -35,39 +64,63 @@ package func presentationKey<Child>(_: Child.Type) -> @Sendable (Child) -> Prese
 
 private func keyOf<Child, Identified: Identifiable & SendableMetatype>(
   _: Identified.Type
-) -> @Sendable (Child) -> PresentationKey {
-  // As in `sameID`: `Child` is `Identified`, reinterpreted rather than cast on every call.
-  // An `Int` id, the usual one, is kept as it is: made into an `AnyHashable`, it was cast
+) -> @Sendable (UnsafePointer<Child>) -> PresentationKey {
+  // As in `sameID`: `Child` is `Identified`, its memory read as one rather than cast on every
+  // call. An `Int` id, the usual one, is kept as it is: made into an `AnyHashable`, it was cast
   // dynamically (about 780 instructions), and two compared through casts again (about 510).
   if Identified.ID.self == Int.self {
-    return {
-      PresentationKey(.int(unsafeBitCast(unsafeBitCast($0, to: Identified.self).id, to: Int.self)))
+    return { child in
+      var found = id(of: Identified.self, at: child)
+      return PresentationKey(int: withUnsafeBytes(of: &found) { $0.load(as: Int.self) })
     }
   }
-  return { PresentationKey(.other(AnyHashable(unsafeBitCast($0, to: Identified.self).id))) }
+  return { child in PresentationKey(other: AnyHashable(id(of: Identified.self, at: child))) }
 }
 
 /// A presentation's key (see ``presentationKey(_:)``).
 ///
+/// An `Int` id is kept as it is and any other boxed in an object, so a key is copied with at
+/// most one retain (an `AnyHashable` held inline is copied through its type's witnesses, about
+/// 80 instructions, and every action that looks at a presentation copies keys).
+///
 /// `@unchecked Sendable`: it holds a `Sendable` child's id, a value taken out of that child.
 @usableFromInline
 package struct PresentationKey: Hashable, @unchecked Sendable {
-  @usableFromInline
-  enum Value: Hashable {
-    /// An `Int` id.
-    case int(Int)
-    /// An id of another type.
-    case other(AnyHashable)
-  }
-
-  @usableFromInline let value: Value
+  /// The `Int` id; 0 for an id of another type.
+  @usableFromInline let int: Int
+  /// An id of another type.
+  @usableFromInline let other: OtherID?
 
   @inlinable
-  init(_ value: Value) { self.value = value }
+  init(int: Int) {
+    self.int = int
+    other = nil
+  }
+
+  @usableFromInline
+  init(other: AnyHashable) {
+    int = 0
+    self.other = OtherID(other)
+  }
 
   /// The key of a child without an id: every presentation's.
   @inlinable
-  static var unidentified: PresentationKey { PresentationKey(.int(0)) }
+  static var unidentified: PresentationKey { PresentationKey(int: 0) }
+
+  /// An id that is not an `Int`, in a box.
+  @usableFromInline
+  final class OtherID: Hashable, @unchecked Sendable {
+    @usableFromInline let id: AnyHashable
+
+    @usableFromInline
+    init(_ id: AnyHashable) { self.id = id }
+
+    @usableFromInline
+    static func == (lhs: OtherID, rhs: OtherID) -> Bool { lhs === rhs || lhs.id == rhs.id }
+
+    @usableFromInline
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  }
 }
 
 #if canImport(Observation)
