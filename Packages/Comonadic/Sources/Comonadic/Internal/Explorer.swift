@@ -129,16 +129,26 @@ where W.Action: Sendable, W.Focus: Sendable {
     let watchesChildren = !dispatcher.departures.isEmpty
     guard !locked.pointee.subscribers.isEmpty else {
       locked.pointee.space.select(action)
-      let departed = watchesChildren ? locked.pointee.removeDeparted() : DepartedTasks()
+      guard watchesChildren else { return core.unlock() }
+      let departed = locked.pointee.removeDeparted()
       core.unlock()
       departed.cancel()
       return
     }
     let changed = locked.pointee.select(action)
-    let departed = watchesChildren ? locked.pointee.removeDeparted() : DepartedTasks()
-    if locked.pointee.subscribers.count == 1, locked.pointee.subscribers[0].id == Self.valueFanID {
+    if !watchesChildren, locked.pointee.subscribers.count == 1,
+      locked.pointee.subscribers[0].id == Self.valueFanID
+    {
       // Only observers of changed values: their list alone is copied out. The space is read
       // where it is kept, not copied: only the drain's holder, this caller, changes it.
+      let observers = locked.pointee.valueObservers
+      core.unlock()
+      if !gate.isStopped { notifyOfValue(observers, Self.space(in: locked)) }
+      return
+    }
+    let departed = watchesChildren ? locked.pointee.removeDeparted() : DepartedTasks()
+    if locked.pointee.subscribers.count == 1, locked.pointee.subscribers[0].id == Self.valueFanID {
+      // As above, with the departed children's work to cancel.
       let observers = locked.pointee.valueObservers
       core.unlock()
       departed.cancel()
