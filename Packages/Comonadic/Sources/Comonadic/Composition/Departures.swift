@@ -196,7 +196,12 @@ final class ElementTracker<Big, ID: Hashable & Sendable, Row: Sendable>: @unchec
 
   @inlinable
   func departed(_ whole: Big) -> [AnyWorkID] {
-    ledger.isEmpty ? [] : ledger.removed(from: rows(whole))
+    guard !ledger.isEmpty else { return [] }
+    // The list is read where it is in the state, not copied out of it.
+    return withUnsafePointer(to: whole) { root in
+      guard let list = rows.address(in: root) else { return ledger.removed(from: rows(whole)) }
+      return ledger.removed(at: list)
+    }
   }
 
   @inlinable

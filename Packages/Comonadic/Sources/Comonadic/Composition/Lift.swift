@@ -257,11 +257,25 @@ final class ElementPlace<BigState, ID: Hashable & Sendable, S: Sendable>: Sendab
 
   /// The element in `whole`; `nil` once it has left the list.
   @inlinable
-  func element(in whole: BigState) -> S? { list(whole)[id: id] }
+  func element(in whole: BigState) -> S? { withList(in: whole) { $0.pointee[id: id] } }
 
   /// Whether the element is in `whole`.
   @inlinable
-  func isThere(in whole: BigState) -> Bool { list(whole).contains(id: id) }
+  func isThere(in whole: BigState) -> Bool { withList(in: whole) { $0.pointee.contains(id: id) } }
+
+  /// Calls `body` with the list's address in `whole`: read where it is stored (a copy of a
+  /// list retains each of its buffers).
+  @inlinable
+  func withList<Result>(
+    in whole: BigState, _ body: (UnsafePointer<IdentifiedList<ID, S>>) -> Result
+  ) -> Result {
+    withUnsafePointer(to: whole) { root in
+      guard let address = list.address(in: root) else {
+        return withUnsafePointer(to: list(whole), body)
+      }
+      return body(address)
+    }
+  }
 
   /// `action` on the element, in place; nothing when the list no longer has it.
   @inlinable

@@ -67,27 +67,35 @@ package struct ChildLedger<Child: Hashable & Sendable, Work: Hashable & Sendable
   @inlinable package mutating func removed<Element>(from list: IdentifiedList<Child, Element>)
     -> [Work]
   {
-    defer { stamp = list.stamp }
+    withUnsafePointer(to: list) { removed(at: $0) }
+  }
+
+  /// ``removed(from:)`` for the list at `list`, read where it is stored: a copy of a list
+  /// retains each of its buffers.
+  @inlinable package mutating func removed<Element>(
+    at list: UnsafePointer<IdentifiedList<Child, Element>>
+  ) -> [Work] {
+    defer { stamp = list.pointee.stamp }
     guard !children.isEmpty else {
       unplaced.removeAll()
       return []
     }
     var work: [Work] = []
-    switch list.change(since: stamp) {
+    switch list.pointee.change(since: stamp) {
     case .none, .slot, .added:
       break
     case .removed:
       // The one element removed since the last look: the list keeps its id.
-      if let child = list.lastRemovedID { work = forget(child) }
+      if let child = list.pointee.lastRemovedID { work = forget(child) }
     case .unknown:
       unplaced.removeAll()
-      guard !list.isEmpty else { return forgetAll() }
-      for child in children.keys where !list.contains(id: child) { work += forget(child) }
+      guard !list.pointee.isEmpty else { return forgetAll() }
+      for child in children.keys where !list.pointee.contains(id: child) { work += forget(child) }
       return work
     }
     // Work begun for a child the list does not hold (any more) ends with it.
     if !unplaced.isEmpty {
-      for child in unplaced where !list.contains(id: child) { work += forget(child) }
+      for child in unplaced where !list.pointee.contains(id: child) { work += forget(child) }
       unplaced.removeAll()
     }
     return work
