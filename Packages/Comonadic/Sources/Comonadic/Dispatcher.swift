@@ -63,9 +63,10 @@ public struct Dispatcher<Environment: Sendable, Focus: Sendable, Action: Sendabl
   ) -> Dispatcher {
     Dispatcher { input in
       let steps = dispatch(input)
-      // A workflow of one action is that action: applied as a pure dispatcher's is.
+      // A workflow of one action is that action: applied as a pure dispatcher's is; one of no
+      // steps is no plan, which a combined dispatcher passes over.
       if steps.count == 1, case .action(let action) = steps[0].kind { return .action(action) }
-      return .steps(steps)
+      return steps.isEmpty ? .none : .steps(steps)
     }
   }
 
