@@ -32,7 +32,7 @@ extension Layer {
     lifted(state: state, event: event, group: group) { parent, deliver in
       withUnsafePointer(to: parent) { parent in
         guard let childState = child(parent) else { return }
-        deliver(childState.pointee)
+        Lender.lend(at: childState, deliver)
       }
     }
   }

@@ -28,7 +28,9 @@ final class MountGroup<ParentState, ChildState>: Sendable {
     let members = members
     if let address {
       deliver = { parent, range, gate in
-        Self.withChild(in: parent, at: address) { members.each($0.pointee, range, gate) }
+        Self.withChild(in: parent, at: address) { child in
+          Lender.lend(at: child) { members.each($0, range, gate) }
+        }
       }
     } else {
       deliver = { parent, range, gate in

@@ -243,11 +243,12 @@ final class FlowRuntime<C: Core>: Sendable {
   /// whole core (queueing an event, under the lock) is, for ThreadSanitizer, an access that an
   /// `inout` of the state outside the lock would overlap. The address is the optional's
   /// payload's, which an optional keeps at its start (Swift's layout of single-payload enums):
-  /// unwrapped with `!`, the state would be copied.
+  /// unwrapped with `!`, the state would be copied, and so it would be read as `pointee` to be
+  /// handed on (see ``Lender``).
   @inlinable
   func deliverReduced(in locked: UnsafeMutablePointer<FlowCore<C>>) {
     let state = (UnsafeRawPointer(locked) + stateOffset).assumingMemoryBound(to: C.State.self)
-    deliverAll(state.pointee)
+    Lender.lend(at: state, deliverAll)
   }
 
   /// Goes on with the drain on a task of the flow's own, on its executor.
