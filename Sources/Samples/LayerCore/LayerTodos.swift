@@ -21,33 +21,32 @@ public enum LayerTodoRow {
   }
 
   // side-by-side: todos update
-  /// The row's state after `intent`; `nil` when nothing changes.
-  public static func reduce(_ state: State, _ intent: TodoRowIntent) -> State? {
-    var next = state
+  /// Applies `intent` to the row where the list keeps it; `false` when nothing changes.
+  public static func reduce(_ state: inout State, _ intent: TodoRowIntent) -> Bool {
     switch intent {
     case .toggle:
-      next.done.toggle()
+      state.done.toggle()
     case .delete:
-      next.asksRemoval = true
+      state.asksRemoval = true
     case .beginEdit:
-      guard !state.isEditing else { return nil }
-      next.isEditing = true
-      next.editText = state.title
+      guard !state.isEditing else { return false }
+      state.isEditing = true
+      state.editText = state.title
     case .editChanged(let text):
-      guard state.isEditing else { return nil }
-      next.editText = text
+      guard state.isEditing else { return false }
+      state.editText = text
     case .commitEdit:
-      guard state.isEditing else { return nil }
+      guard state.isEditing else { return false }
       let title = TodosApp.title(from: state.editText)
-      next.isEditing = false
-      next.editText = ""
-      if title.isEmpty { next.asksRemoval = true } else { next.title = title }
+      state.isEditing = false
+      state.editText = ""
+      if title.isEmpty { state.asksRemoval = true } else { state.title = title }
     case .cancelEdit:
-      guard state.isEditing else { return nil }
-      next.isEditing = false
-      next.editText = ""
+      guard state.isEditing else { return false }
+      state.isEditing = false
+      state.editText = ""
     }
-    return next
+    return true
   }
 
   // side-by-side: todos wiring
@@ -239,7 +238,7 @@ public enum LayerTodos {
           state.editingID = id
           return changed
         case .editChanged:
-          guard state.editingID == id, state.rows.contains(id: id) else { return nil }
+          guard state.editingID == id else { return nil }
           return applyRow(rowIntent, id: id, to: &state)
         case .commitEdit, .cancelEdit:
           guard state.editingID == id, state.rows.contains(id: id) else { return nil }
@@ -252,20 +251,35 @@ public enum LayerTodos {
       }
     }
 
-    /// Runs the row's own reducer on row `id`, then does what the row asked of the list (its
-    /// removal); returns whether the list changed, or `nil` when there is no such row.
+    /// Runs the row's own reducer on row `id`, where the list keeps it, then does what the
+    /// row asked of the list (its removal); returns whether the list changed, or `nil` when
+    /// there is no such row.
     private func applyRow(_ intent: TodoRowIntent, id: Int, to state: inout AppState) -> Bool? {
-      guard let before = state.rows[id: id] else { return nil }
-      guard let after = LayerTodoRow.reduce(before, intent) else { return false }
-      if after.asksRemoval {
+      let outcome = state.rows.update(id: id) { row -> RowOutcome? in
+        let (wasDone, title) = (row.done, row.title)
+        guard LayerTodoRow.reduce(&row, intent) else { return nil }
+        return RowOutcome(
+          asksRemoval: row.asksRemoval, isDone: row.done, doneChanged: row.done != wasDone,
+          titleChanged: row.title != title)
+      }
+      guard let outcome else { return nil }
+      guard let outcome else { return false }
+      if outcome.asksRemoval {
         state.rows.remove(id: id)
-        if after.done { state.doneCount -= 1 }
+        if outcome.isDone { state.doneCount -= 1 }
         if state.editingID == id { state.editingID = nil }
         return true
       }
-      state.rows[id: id] = after
-      if after.done != before.done { state.doneCount += after.done ? 1 : -1 }
-      return after.done != before.done || after.title != before.title
+      if outcome.doneChanged { state.doneCount += outcome.isDone ? 1 : -1 }
+      return outcome.doneChanged || outcome.titleChanged
+    }
+
+    /// What the row's reducer did to the row, as the list sees it.
+    private struct RowOutcome {
+      let asksRemoval: Bool
+      let isDone: Bool
+      let doneChanged: Bool
+      let titleChanged: Bool
     }
     // side-by-side: end
   }
