@@ -40,33 +40,33 @@ public struct IOTodoRow: PureApp, Equatable {
     (IOTodoRow(title: "", done: false), .none)
   }
 
-  public func run(input: Input) -> (IOTodoRow, Outputs) {
-    guard let intent: TodoRowIntent = input.values else { return (self, .none) }
-    var next = self
+  // Written in place, as the list's own step: the list runs it where it keeps the row.
+  public mutating func run(inPlace input: Input) -> Outputs {
+    guard let intent: TodoRowIntent = input.values else { return .none }
     switch intent {
     case .toggle:
-      next.done.toggle()
+      done.toggle()
     case .delete:
-      next.asksRemoval = true
+      asksRemoval = true
     case .beginEdit:
-      guard !isEditing else { return (self, .none) }
-      next.isEditing = true
-      next.editText = title
+      guard !isEditing else { return .none }
+      isEditing = true
+      editText = title
     case .editChanged(let text):
-      guard isEditing else { return (self, .none) }
-      next.editText = text
+      guard isEditing else { return .none }
+      editText = text
     case .commitEdit:
-      guard isEditing else { return (self, .none) }
+      guard isEditing else { return .none }
       let title = TodosApp.title(from: editText)
-      next.isEditing = false
-      next.editText = ""
-      if title.isEmpty { next.asksRemoval = true } else { next.title = title }
+      isEditing = false
+      editText = ""
+      if title.isEmpty { asksRemoval = true } else { self.title = title }
     case .cancelEdit:
-      guard isEditing else { return (self, .none) }
-      next.isEditing = false
-      next.editText = ""
+      guard isEditing else { return .none }
+      isEditing = false
+      editText = ""
     }
-    return (next, .none)
+    return .none
   }
   // side-by-side: end
 }
@@ -162,11 +162,13 @@ public struct IOTodos: PureApp, Equatable {
     guard isLoaded else { return .none }
     var rowOutputs: [Rows.Output] = []
     guard let changed = apply(intent, rowOutputs: &rowOutputs) else { return .none }
-    guard changed else { return Outputs([], rowOutputs, [], []) }
+    // Only what the rows asked for, if anything (most edits ask for nothing: no outputs).
+    let rowsOnly = rowOutputs.isEmpty ? Outputs.none : Outputs([], rowOutputs, [], [])
+    guard changed else { return rowsOnly }
     // The list changed: save it now, or after the save in flight (T7).
     guard saving == nil else {
       changedWhileSaving = true
-      return Outputs([], rowOutputs, [], [])
+      return rowsOnly
     }
     let list = records
     saving = list
@@ -254,7 +256,7 @@ public struct IOTodos: PureApp, Equatable {
         editingID = id
         return changed
       case .editChanged:
-        guard editingID == id, rows.contains(id: id) else { return nil }
+        guard editingID == id else { return nil }
         return runRow(rowIntent, id: id, rowOutputs: &rowOutputs)
       case .commitEdit, .cancelEdit:
         guard editingID == id, rows.contains(id: id) else { return nil }
@@ -267,23 +269,31 @@ public struct IOTodos: PureApp, Equatable {
     }
   }
 
-  /// Runs row `id`'s own program on `intent`, then does what the row asked of the list (its
-  /// removal); returns whether the list changed, or `nil` when there is no such row.
+  /// Runs row `id`'s own program on `intent`, where the list keeps the row, then does what
+  /// the row asked of the list (its removal); returns whether the list changed, or `nil` when
+  /// there is no such row.
   private mutating func runRow(
     _ intent: TodoRowIntent, id: Int, rowOutputs: inout [Rows.Output]
   ) -> Bool? {
-    guard let before = rows[id: id] else { return nil }
-    guard let outputs = rows.run(intent, id: id), let after = rows[id: id] else { return false }
-    rowOutputs += outputs
-    if after.asksRemoval {
+    let ran = rows.update(id: id) { row in
+      let (wasDone, title) = (row.done, row.title)
+      let outputs = row.run(inPlace: IOInput(TodoRowIO.self, intent))
+      return (
+        outputs: outputs, asksRemoval: row.asksRemoval, isDone: row.done,
+        doneChanged: row.done != wasDone, titleChanged: row.title != title
+      )
+    }
+    guard let ran else { return nil }
+    if !ran.outputs.isEmpty { rowOutputs.append(.outputs(id, ran.outputs)) }
+    if ran.asksRemoval {
       rows.remove(id: id)
       rowOutputs.append(.removed(id))
-      if after.done { doneCount -= 1 }
+      if ran.isDone { doneCount -= 1 }
       if editingID == id { editingID = nil }
       return true
     }
-    if after.done != before.done { doneCount += after.done ? 1 : -1 }
-    return after.done != before.done || after.title != before.title
+    if ran.doneChanged { doneCount += ran.isDone ? 1 : -1 }
+    return ran.doneChanged || ran.titleChanged
   }
   // side-by-side: end
 }
