@@ -215,6 +215,10 @@ where
   App.Outputs == IOOutputs<repeat (each Handler).IO>
 {
   @usableFromInline let core: Lock<ProgramCore<App, App.Input>>
+  /// Where the core keeps the state (``ProgramCore/state``): observers are lent it there,
+  /// outside the lock, by the drain's holder, who alone changes it (under the lock); a copy
+  /// would retain everything the state holds and release it again, for every step.
+  @usableFromInline let stateOffset: Int
   /// Who handles the queue; see ``DrainClaim``.
   @usableFromInline let claim = DrainClaim()
   @usableFromInline let initialOutputs: App.Outputs
@@ -271,6 +275,7 @@ where
           slot: slot, base: base, child: child)
       })
     core = Lock(ProgramCore(state: state))
+    stateOffset = ProgramCore<App, App.Input>.stateOffset
     initialOutputs = outputs
     self.handlers = existentials(repeat each handlers)
     self.executor = executor
@@ -372,12 +377,11 @@ where
     // `drain` for whatever they or other threads sent meanwhile.
     claim.hold(lookingAgain: locked.pointee.hasWaiters)
     let observers = locked.pointee.subscribers
-    let state = locked.pointee.state
     // Entered under the lock: a stop waits for this step's observers and outputs (R6).
     let entered = gate.enter()
     core.unlock()
     if entered {
-      notify(observers, state, changed: changed)
+      notify(observers, at: state(in: locked), changed: changed)
       if !outputs.isEmpty, !gate.isStopped { handle(outputs) }
       gate.leave()
     }
@@ -405,11 +409,22 @@ where
     gate.stop()
   }
 
-  /// Calls `observers` with `state` (those called only on change, if it `changed`) inside the
-  /// gate's section, none once stopped.
+  /// Calls `observers` with the state at `state` (those called only on change, if it
+  /// `changed`) inside the gate's section, none once stopped. The state is lent where the core
+  /// keeps it: only the drain's holder, the caller, changes it.
   @inlinable @inline(__always)
-  func notify(_ observers: [Subscriber<App>], _ state: App, changed: Bool) {
-    observers.notifyEach(of: state, changed: changed) { gate.isStopped }
+  func notify(_ observers: [Subscriber<App>], at state: UnsafePointer<App>, changed: Bool) {
+    guard !observers.isEmpty else { return }
+    Lender.lend(at: state) { state in
+      observers.notifyEach(of: state, changed: changed) { gate.isStopped }
+    }
+  }
+
+  /// Where `core` keeps the state: read through a plain address, so that ThreadSanitizer sees
+  /// reads of the state's bytes only, never an access to the whole core.
+  @inlinable @inline(__always)
+  func state(in core: UnsafeMutablePointer<ProgramCore<App, App.Input>>) -> UnsafePointer<App> {
+    UnsafePointer((UnsafeMutableRawPointer(core) + stateOffset).assumingMemoryBound(to: App.self))
   }
 
   /// Returns when no input is queued or handled and no finite work runs. Work started with
@@ -459,11 +474,10 @@ where
         continue
       case .subscribe(let observer):
         locked.pointee.subscribers.append(observer)
-        let state = locked.pointee.state
         let entered = gate.enter()
         core.unlock()
         if entered {
-          observer.notify(state)
+          Lender.lend(at: state(in: locked)) { observer.notify($0) }
           gate.leave()
         }
         continue
@@ -473,13 +487,12 @@ where
       }
       let (outputs, changed) = locked.pointee.step(input)
       let observers = locked.pointee.subscribers
-      let state = locked.pointee.state
       guard gate.enter() else {
         core.unlock()
         continue
       }
       core.unlock()
-      notify(observers, state, changed: changed)
+      notify(observers, at: state(in: locked), changed: changed)
       if !gate.isStopped { handle(outputs) }
       gate.leave()
     }

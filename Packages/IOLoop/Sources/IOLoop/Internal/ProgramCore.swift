@@ -39,7 +39,6 @@ extension Message: RunMessage {
 /// Everything a program guards with its lock.
 @usableFromInline
 struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
-  @usableFromInline var state: State
   @usableFromInline var phase = Phase.created
   @usableFromInline var queue = DrainQueue<Message<State>>()
   @usableFromInline var subscribers: [Subscriber<State>] = []
@@ -59,8 +58,17 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var idleWaiters = Waiters()
   /// `run()`'s callers, resumed when the program is over.
   @usableFromInline var endWaiters = Waiters()
+  /// The app's state. Last, not first: the drain's holder lends it to observers where it is
+  /// kept, outside the lock (``MainRuntime/stateOffset``), while other threads take the lock,
+  /// which ThreadSanitizer marks as an access to the core's first bytes.
+  @usableFromInline var state: State
 
   @usableFromInline init(state: State) { self.state = state }
+
+  /// Where a core keeps ``state``. Worked out here, not in the runtime: a key path made in a
+  /// context generic over the handlers' pack stops a debug build ("Pack expansion count type
+  /// should be a pack").
+  @usableFromInline static var stateOffset: Int { MemoryLayout<Self>.offset(of: \Self.state)! }
 
   /// Runs the app's step for `input` on the state in place (``PureApp/run(inPlace:)``).
   ///

@@ -1,10 +1,13 @@
+// Vendored from Kernel/Runtime/Lender.swift by Scripts/vendor-kernel. Do not edit here: edit the source,
+// then run the script (CI fails while a copy differs).
+
 /// Lends a value where it is stored. A value read from memory (`pointer.pointee`) is copied
 /// before a function that cannot be seen into is called with it, as that function might
 /// change the memory: everything the value holds is retained, and released after. A method's
 /// own `self`, reached through an in-place (`mutating`) access, is passed on without a copy.
 @usableFromInline
-struct Lender<Value> {
-  @usableFromInline var value: Value
+package struct Lender<Value> {
+  @usableFromInline package var value: Value
 
   @inlinable
   mutating func lendInPlace<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
@@ -17,7 +20,7 @@ struct Lender<Value> {
   /// `body` called with the value at `address`, lent where it is. The caller makes sure
   /// nothing changes that memory until `body` returns.
   @inlinable @inline(__always)
-  static func lend<Result>(
+  package static func lend<Result>(
     at address: UnsafePointer<Value>, _ body: (Value) throws -> Result
   ) rethrows -> Result {
     // A struct of one stored property is laid out as that property.
