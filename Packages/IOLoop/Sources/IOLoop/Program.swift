@@ -290,8 +290,15 @@ where
     gate.stop()
   }
 
-  /// The state now.
-  var state: App { core.withLock { $0.state } }
+  /// The state now, copied under the lock. Read through the state's offset: compiled once for
+  /// any app, code that reads a field of the core looks up the core's generic type.
+  @inlinable
+  var state: App {
+    core.lock()
+    let current = state(in: core.value).pointee
+    core.unlock()
+    return current
+  }
 
   /// Hands the initial outputs to the handlers, then handles the inputs sent so far. Calling it
   /// again, or after ``stop()``, does nothing.
