@@ -27,20 +27,6 @@ public protocol Space {
 }
 
 extension Space {
-  /// `body` called with the space, reached through an in-place access (`pointer.pointee`),
-  /// which lends it. Read any other way from where it is kept (`pointer.pointee.extract()`,
-  /// `pointer.pointee.focus`, or in a mutating method), the space or its focus is copied before
-  /// a function that cannot be seen into is called with it: every reference retained and
-  /// released again.
-  @inlinable
-  mutating func lendInPlace<Result>(_ body: (Self) throws -> Result) rethrows -> Result {
-    try lend(body)
-  }
-
-  /// `body` called with the space, lent: a method's own `self` is not copied to be passed on.
-  @inlinable
-  func lend<Result>(_ body: (Self) throws -> Result) rethrows -> Result { try body(self) }
-
   /// Calls `body` with ``focus``: what a space whose focus is not stored as it is gives.
   @inlinable
   public func withFocus<Result>(_ body: (Focus) throws -> Result) rethrows -> Result {

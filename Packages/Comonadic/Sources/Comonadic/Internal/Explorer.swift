@@ -178,7 +178,7 @@ where W.Action: Sendable, W.Focus: Sendable {
         if observers[index].id == Self.valueFanID {
           notifyOfValue(valueObservers, space)
         } else {
-          UnsafeMutablePointer(mutating: space).pointee.lendInPlace(observers[index].notify)
+          Lender.lend(at: space, observers[index].notify)
         }
       }
     }
@@ -213,11 +213,11 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// The value of the space at `space`, extracted where the space is kept. Called on the
   /// pointee (`space.pointee.extract()`), it is copied first, everything it holds retained and
-  /// released again (the whole state, for each round of notifications); reached in place, its
+  /// released again (the whole state, for each round of notifications); lent (``Lender``), its
   /// parts are lent to `extract`.
   @inlinable @inline(__always)
   static func value(at space: UnsafePointer<W>) -> W.Value {
-    UnsafeMutablePointer(mutating: space).pointee.lendInPlace { $0.extract() }
+    Lender.lend(at: space) { $0.extract() }
   }
 
   /// `body` called with the focus of the space at `space`, lent where it is kept rather than
@@ -226,7 +226,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   static func withFocus<Result>(
     at space: UnsafePointer<W>, _ body: (W.Focus) throws -> Result
   ) rethrows -> Result {
-    try UnsafeMutablePointer(mutating: space).pointee.lendInPlace { try $0.withFocus(body) }
+    try Lender.lend(at: space) { try $0.withFocus(body) }
   }
 
   /// The space's offset in the core.
