@@ -95,8 +95,9 @@ public struct TallyApp: PureApp, Equatable {
   public func run(input: IOInput<ScreenIO<TallyState, TallyAction>>) -> (
     TallyApp, IOOutputs<ScreenIO<TallyState, TallyAction>>
   ) {
-    let sent: TallyAction? = input.values  // the one IO type's element
-    guard let action = sent else { return (self, .none) }
+    guard let action = input.value(from: ScreenIO<TallyState, TallyAction>.self) else {
+      return (self, .none)
+    }
     var next = self
     Workloads.tally(&next.tally, action)
     return (next, .none)

@@ -515,7 +515,10 @@ where
     let (id, mustDrain) = core.withLock { core in
       core.lastObserverID += 1
       let id = core.lastObserverID
-      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      if let isEqual, !core.compares {
+        core.isEqual = isEqual
+        core.compares = true
+      }
       let subscriber = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: notify)
       return (id, core.enqueue(.subscribe(subscriber), claim))
     }
@@ -684,9 +687,12 @@ public final class Subscription: Sendable {
 }
 
 /// Notes `index` as `slot` if `candidate` is `io` and no slot was found yet. Advances `index`.
+///
+/// Generic, not over existential metatypes: an IO type made an `any IOType.Type` is looked up
+/// with its conformance each time, where only its identity is compared.
 @inlinable @inline(__always)
-func noteSlot(
-  _ candidate: any IOType.Type, of io: any IOType.Type, slot: inout Int, index: inout Int
+func noteSlot<Candidate, IO>(
+  _ candidate: Candidate.Type, of io: IO.Type, slot: inout Int, index: inout Int
 ) {
   if slot < 0, ObjectIdentifier(candidate) == ObjectIdentifier(io) { slot = index }
   index += 1

@@ -42,6 +42,18 @@ import Testing
     #expect(none.values == (nil, nil))
   }
 
+  @Test func anInputReadByItsIOTypeIsThereOnlyForTheIOTypeThatSentIt() {
+    let intent = IOInput<ViewIO, WorkIO>(ViewIO.self, .increment)
+    #expect(intent.value(from: ViewIO.self) == .increment)
+    #expect(intent.value(from: WorkIO.self) == nil)
+    let work = IOInput<ViewIO, WorkIO>(nil, .echoed(5))
+    #expect(work.value(from: ViewIO.self) == nil)
+    #expect(work.value(from: WorkIO.self) == .echoed(5))
+    let problem = IOInput<ProblemIO, ViewIO>(ProblemIO.self, Problem(code: 9))
+    #expect((problem.value(from: ProblemIO.self) as? Problem)?.code == 9)
+    #expect(problem.value(from: ViewIO.self) == nil)
+  }
+
   @Test func anInputWhoseTypeIsAnExistentialComesBackAsSent() async {
     let main = Main(app: Failures.self, handlers: ProblemHandler(), ViewHandler(calls: Recorder()))
     main.start()
