@@ -75,20 +75,26 @@ where W.Action: Sendable, W.Focus: Sendable {
       if mustDrain { drain() }
       return
     }
-    if case .action(let action) = plan, locked.pointee.subscribers.isEmpty,
-      dispatcher.departures.isEmpty
-    {
-      locked.pointee.space.select(action)
-      return core.unlock()
-    }
-    claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
-    // Entered under the lock: a stop waits for this input's observers and effects (R6).
-    let entered = gate.enter()
-    if entered, case .action(let action) = plan {
-      // One action: applied in this critical section, not in one more.
-      applyLocked(action, locked)
-      gate.leave()
-    } else {
+    // Consumed, not matched on a copy: the action's function is moved out of the plan, not
+    // retained for the match and released with the plan.
+    switch consume plan {
+    case .action(let action):
+      if locked.pointee.subscribers.isEmpty, dispatcher.departures.isEmpty {
+        locked.pointee.space.select(action)
+        return core.unlock()
+      }
+      claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
+      // Entered under the lock: a stop waits for this input's observers and effects (R6).
+      if gate.enter() {
+        // One action: applied in this critical section, not in one more.
+        applyLocked(action, locked)
+        gate.leave()
+      } else {
+        core.unlock()
+      }
+    case let plan:
+      claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
+      let entered = gate.enter()
       core.unlock()
       if entered {
         execute(plan)
@@ -190,15 +196,16 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable
   func notifyOfValue(_ observers: [Subscriber<W.Value>], _ space: UnsafePointer<W>) {
     // Every value observer left: nothing to extract or compare.
-    guard !observers.isEmpty, let isSame = valueFan.isSame else { return }
+    guard !observers.isEmpty, valueFan.isOn else { return }
     let value = Self.value(at: space)
     // Moved out, not copied: one retain and release fewer per round.
-    if let last = valueFan.last.take(), isSame(last, value) {
+    if let last = valueFan.last.take(), valueFan.isSame(last, value) {
       valueFan.last = consume last
       return
     }
-    valueFan.last = value
     observers.notifyEach(of: value) { gate.isStopped }
+    // Kept after the calls, moved rather than copied before them: nobody else reads it meanwhile.
+    valueFan.last = consume value
   }
 
   /// Where `core` keeps the space: read through a plain address, so that ThreadSanitizer sees
@@ -587,13 +594,25 @@ final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable
 /// What the value observers of an explorer compare each value with.
 @usableFromInline
 struct ValueFan<Value> {
-  /// The values' `==`, given by the first observer.
-  @usableFromInline var isSame: ((Value, Value) -> Bool)?
+  /// The values' `==`, given by the first observer. Not optional, with ``isOn`` beside it: an
+  /// optional function is copied out through outlined code every time before it is called.
+  @usableFromInline var isSame: (Value, Value) -> Bool
+  /// Whether a value observer joined: until then no value is extracted or compared.
+  @usableFromInline var isOn: Bool
   /// The value handed out last.
   @usableFromInline var last: Value?
 
-  @inlinable init(isSame: ((Value, Value) -> Bool)? = nil, last: Value? = nil) {
+  /// No value observer yet.
+  @inlinable init() {
+    isSame = { _, _ in false }
+    isOn = false
+    last = nil
+  }
+
+  /// The first value observer joined, given `last`.
+  @inlinable init(isSame: @escaping (Value, Value) -> Bool, last: Value) {
     self.isSame = isSame
+    isOn = true
     self.last = last
   }
 }
