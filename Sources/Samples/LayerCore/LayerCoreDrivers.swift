@@ -180,9 +180,10 @@ final class FlowBox: Sendable {
   func stop() { stopFlow.withLock { $0 }?() }
 }
 
-/// The benchmark counter as a core with three layers — a screen, a store and a log — that each
-/// map the state to one value; observers are further layers that call the workload's `notify`,
-/// and the `fanout` workloads add layers.
+/// The benchmark counter as a core whose layers are the workload's: its observers are layers
+/// that call the workload's `notify`, and the `fanout` workloads add layers that each map the
+/// state to one value. With neither (`dispatch`), the core has no layer, as the other
+/// contestants' counters have no observer.
 public final class LayerCoreTally: TallySubject {
   public static var fanout: Fanout { .layers }
 
@@ -200,11 +201,7 @@ public final class LayerCoreTally: TallySubject {
     var layers: [Layer<TallyState, Event>] {
       let notify = notify
       let watch = Layer<TallyState, Event>.consumer(~Watch(), mapper: { notify($0) })
-      return [
-        .consumer(~Remember(), mapper: { $0.count }), .consumer(~Remember(), mapper: { $0.count }),
-        .consumer(~Remember(), mapper: { $0.count }),
-      ]
-        + Array(repeating: watch, count: observers)
+      return Array(repeating: watch, count: observers)
         + Array(repeating: .consumer(~Remember(), mapper: { $0.count }), count: extraLayers)
     }
 

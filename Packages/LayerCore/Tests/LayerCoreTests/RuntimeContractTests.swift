@@ -88,6 +88,26 @@ import Testing
     #expect(view.maximumDepth.load(ordering: .relaxed) == 1)
   }
 
+  @Test func aCoreWithNoLayerThatGetsStatesReducesEverySendFromEightThreads() async {
+    // No layer takes states: a send reduces under the lock and is done, with no drain claimed.
+    struct Bare: Core {
+      var layers: [Layer<Int, Event>] { [] }
+      func reduce(state: Int?, event: Event) -> ReducerResult<Int> {
+        guard case .increment = event else { return .skip }
+        return .set((state ?? 0) + 1)
+      }
+    }
+    let flow = Bare().start()
+    await onThreads(8) {
+      for _ in 0..<sendsPerThread { flow.send(.increment) }
+    }
+    await flow.idle()
+    #expect(flow.state == 8 * sendsPerThread)
+    flow.stop()
+    flow.send(.increment)
+    #expect(flow.state == 8 * sendsPerThread)
+  }
+
   @Test func eventsFromTheUIOutsideProcessAreReducedInOrder() async {
     let view = ViewMachine()
     let flow = TallyCore(view: view, work: WorkMachine()).start()

@@ -12,6 +12,9 @@ final class FlowRuntime<C: Core>: Sendable {
   /// chain of closures calls each layer's without the retain and release an array's element
   /// costs.
   @usableFromInline let deliverAll: @Sendable (C.State) -> Void
+  /// Whether any layer gets states: with none, a send reduces under the lock and is done (no
+  /// drain claimed, no gate entered, no empty chain called).
+  @usableFromInline let delivers: Bool
   /// Where the state sits in the lock's ``FlowCore`` (see ``deliverReduced(in:)``).
   @usableFromInline let stateOffset: Int
   /// Each layer's first `process(nil)`, in order.
@@ -67,6 +70,7 @@ final class FlowRuntime<C: Core>: Sendable {
     }
     routes = layers.compactMap { $0.route }
     deliverAll = Self.chain(layers, gate: gate)
+    delivers = layers.contains { $0.deliver != nil }
     starts = layers.map { $0.start }
     host.calls = HostCalls(
       isLive: { unsafeDowncast($0, to: FlowRuntime<C>.self).isLive($1) },
@@ -183,7 +187,7 @@ final class FlowRuntime<C: Core>: Sendable {
       if mustDrain { drain() }
       return
     }
-    guard locked.pointee.reduce(core, event) else { return lock.unlock() }
+    guard locked.pointee.reduce(core, event), delivers else { return lock.unlock() }
     // Callers waiting for idle now wait for finite work, which only ends through
     // `settledWaiters`: that asks this drain to look again, so none is missed here.
     claim.hold()
