@@ -193,7 +193,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Calls `observers` with the value of the space at `space`, extracted once for all of them,
   /// unless it is the last one's equal. Only the drain's holder calls it, which is who keeps
   /// ``valueFan``.
-  @inlinable
+  @inlinable @inline(__always)
   func notifyOfValue(_ observers: [Subscriber<W.Value>], _ space: UnsafePointer<W>) {
     // Every value observer left: nothing to extract or compare.
     guard !observers.isEmpty, valueFan.isOn else { return }
@@ -594,25 +594,41 @@ final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable
 /// What the value observers of an explorer compare each value with.
 @usableFromInline
 struct ValueFan<Value> {
-  /// The values' `==`, given by the first observer. Not optional, with ``isOn`` beside it: an
-  /// optional function is copied out through outlined code every time before it is called.
-  @usableFromInline var isSame: (Value, Value) -> Bool
-  /// Whether a value observer joined: until then no value is extracted or compared.
-  @usableFromInline var isOn: Bool
+  /// The values' `==`, given by the first observer; `nil` until one joined. Called through
+  /// ``comparisonRef``: read from here for each call, the function would be retained and
+  /// released around it.
+  @usableFromInline var comparison: ValueComparison<Value>?
+  /// ``comparison``, unretained: it keeps its comparison alive, and only the drain's holder
+  /// replaces either.
+  @usableFromInline var comparisonRef: Unmanaged<ValueComparison<Value>>?
   /// The value handed out last.
   @usableFromInline var last: Value?
 
   /// No value observer yet.
-  @inlinable init() {
-    isSame = { _, _ in false }
-    isOn = false
-    last = nil
-  }
+  @inlinable init() {}
 
   /// The first value observer joined, given `last`.
   @inlinable init(isSame: @escaping (Value, Value) -> Bool, last: Value) {
-    self.isSame = isSame
-    isOn = true
+    let comparison = ValueComparison(isSame)
+    self.comparison = comparison
+    comparisonRef = Unmanaged.passUnretained(comparison)
     self.last = last
   }
+
+  /// Whether a value observer joined: until then no value is extracted or compared.
+  @inlinable var isOn: Bool { comparisonRef != nil }
+
+  /// Whether `value` is the same as `other` to the observers.
+  @inlinable @inline(__always)
+  func isSame(_ value: Value, _ other: Value) -> Bool {
+    comparisonRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.isSame(value, other) }
+  }
+}
+
+/// The value observers' `==`, in an object their fan calls without retaining it.
+@usableFromInline
+final class ValueComparison<Value> {
+  @usableFromInline let isSame: (Value, Value) -> Bool
+
+  @inlinable init(_ isSame: @escaping (Value, Value) -> Bool) { self.isSame = isSame }
 }

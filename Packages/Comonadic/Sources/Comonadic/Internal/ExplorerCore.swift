@@ -80,7 +80,7 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Applies `action` to the space; returns whether the focus changed (`true` when no
   /// observer asks).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func select(_ action: W.Action) -> Bool {
     guard let isEqual else {
       space.select(action)
