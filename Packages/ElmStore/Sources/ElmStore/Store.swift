@@ -314,7 +314,7 @@ final class StoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).newValue
     let entry = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: observer)
     let mustDrain = withCore { core in
-      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      if let isEqual, !core.isEqual.isSet { core.isEqual = Comparison(isEqual) }
       return core.enqueue(.subscribe(entry), claim)
     }
     if mustDrain { drain() }

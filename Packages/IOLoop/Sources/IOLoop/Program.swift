@@ -515,10 +515,7 @@ where
     let (id, mustDrain) = core.withLock { core in
       core.lastObserverID += 1
       let id = core.lastObserverID
-      if let isEqual, !core.compares {
-        core.isEqual = isEqual
-        core.compares = true
-      }
+      if let isEqual, !core.isEqual.isSet { core.isEqual = Comparison(isEqual) }
       let subscriber = Subscriber(id: id, onlyOnChange: isEqual != nil, notify: notify)
       return (id, core.enqueue(.subscribe(subscriber), claim))
     }

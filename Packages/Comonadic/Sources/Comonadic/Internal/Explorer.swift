@@ -196,7 +196,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   @inlinable @inline(__always)
   func notifyOfValue(_ observers: [Subscriber<W.Value>], _ space: UnsafePointer<W>) {
     // Every value observer left: nothing to extract or compare.
-    guard !observers.isEmpty, valueFan.isOn else { return }
+    guard !observers.isEmpty, valueFan.isSame.isSet else { return }
     let value = Self.value(at: space)
     // Moved out, not copied: one retain and release fewer per round.
     if let last = valueFan.last.take(), valueFan.isSame(last, value) {
@@ -484,7 +484,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.nextObserverID += 1
       let observer = Subscriber(
         id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify)
-      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      if let isEqual, !core.isEqual.isSet { core.isEqual = Comparison(isEqual) }
       return (observer.id, core.enqueue(.subscribe(observer, initial: initial), claim))
     }
     if mustDrain { drain() }
@@ -510,7 +510,7 @@ where W.Action: Sendable, W.Focus: Sendable {
       core.nextObserverID += 1
       core.subscribers.append(
         Subscriber(id: core.nextObserverID, onlyOnChange: isEqual != nil, notify: notify))
-      if let isEqual, core.isEqual == nil { core.isEqual = isEqual }
+      if let isEqual, !core.isEqual.isSet { core.isEqual = Comparison(isEqual) }
     }
   }
 
@@ -594,13 +594,8 @@ final class ExplorerCalls<Action: Sendable, Step: Sendable>: @unchecked Sendable
 /// What the value observers of an explorer compare each value with.
 @usableFromInline
 struct ValueFan<Value> {
-  /// The values' `==`, given by the first observer; `nil` until one joined. Called through
-  /// ``comparisonRef``: read from here for each call, the function would be retained and
-  /// released around it.
-  @usableFromInline var comparison: ValueComparison<Value>?
-  /// ``comparison``, unretained: it keeps its comparison alive, and only the drain's holder
-  /// replaces either.
-  @usableFromInline var comparisonRef: Unmanaged<ValueComparison<Value>>?
+  /// The values' `==`, given by the first observer; not set until one joined.
+  @usableFromInline var isSame = Comparison<Value>()
   /// The value handed out last.
   @usableFromInline var last: Value?
 
@@ -608,27 +603,8 @@ struct ValueFan<Value> {
   @inlinable init() {}
 
   /// The first value observer joined, given `last`.
-  @inlinable init(isSame: @escaping (Value, Value) -> Bool, last: Value) {
-    let comparison = ValueComparison(isSame)
-    self.comparison = comparison
-    comparisonRef = Unmanaged.passUnretained(comparison)
+  @inlinable init(isSame: @escaping @Sendable (Value, Value) -> Bool, last: Value) {
+    self.isSame = Comparison(isSame)
     self.last = last
   }
-
-  /// Whether a value observer joined: until then no value is extracted or compared.
-  @inlinable var isOn: Bool { comparisonRef != nil }
-
-  /// Whether `value` is the same as `other` to the observers.
-  @inlinable @inline(__always)
-  func isSame(_ value: Value, _ other: Value) -> Bool {
-    comparisonRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.isSame(value, other) }
-  }
-}
-
-/// The value observers' `==`, in an object their fan calls without retaining it.
-@usableFromInline
-final class ValueComparison<Value> {
-  @usableFromInline let isSame: (Value, Value) -> Bool
-
-  @inlinable init(_ isSame: @escaping (Value, Value) -> Bool) { self.isSame = isSame }
 }

@@ -63,7 +63,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   @usableFromInline var nextObserverID = 0
   @usableFromInline var idleWaiters = Waiters()
   /// The focus's `==`, once an observer wants only changes.
-  @usableFromInline var isEqual: (@Sendable (W.Focus, W.Focus) -> Bool)?
+  @usableFromInline var isEqual = Comparison<W.Focus>()
 
   /// One watch per child kind the dispatcher widened onto (a presented part, a lifted list):
   /// whose work ends with which child (R13).
@@ -82,7 +82,7 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// observer asks).
   @inlinable @inline(__always)
   mutating func select(_ action: W.Action) -> Bool {
-    guard let isEqual else {
+    guard isEqual.isSet else {
       space.select(action)
       return true
     }

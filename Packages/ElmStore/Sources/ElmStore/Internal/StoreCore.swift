@@ -113,7 +113,7 @@ struct StoreCore<State: Sendable, Action: Sendable>: RuntimeCore {
   @usableFromInline var idleWaiters = Waiters()
   /// The state's `==`, once an observer wants only changes: the store compares each new state
   /// with the old one once, rather than every observer comparing with what it saw last.
-  @usableFromInline var isEqual: (@Sendable (State, State) -> Bool)?
+  @usableFromInline var isEqual = Comparison<State>()
 
   @usableFromInline init(state: State) { self.state = state }
 
@@ -161,7 +161,7 @@ struct StoreCore<State: Sendable, Action: Sendable>: RuntimeCore {
       update(&state, action)
       records.append(
         Processed(action: action, isFromEffect: isFromEffect, before: before, after: state))
-      return (.applied, action, state, subscribers, !(isEqual?(before, state) ?? false))
+      return (.applied, action, state, subscribers, !(isEqual.isSet && isEqual(before, state)))
     }
     let changed = apply(action, update: update)
     return (.applied, action, state, subscribers, changed)
@@ -195,7 +195,7 @@ struct StoreCore<State: Sendable, Action: Sendable>: RuntimeCore {
   /// Applies `action`; returns whether the state changed, or `true` when no observer asks.
   @inlinable
   mutating func apply(_ action: Action, update: (inout State, Action) -> Void) -> Bool {
-    guard let isEqual else {
+    guard isEqual.isSet else {
       update(&state, action)
       return true
     }

@@ -44,11 +44,8 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   @usableFromInline var subscribers: [Subscriber<State>] = []
   /// How to tell whether a step changed the state, once some subscriber is called only on
   /// change (``Main/observe(_:)`` on an `Equatable` app): asked once per step, not once per
-  /// subscriber. Not optional, with ``compares`` beside it: an optional function is copied
-  /// out through outlined code on every step before it is called.
-  @usableFromInline var isEqual: @Sendable (State, State) -> Bool = { _, _ in false }
-  /// Whether a subscriber is called only on change: then each step compares with ``isEqual``.
-  @usableFromInline var compares = false
+  /// subscriber.
+  @usableFromInline var isEqual = Comparison<State>()
   /// The observers of single rows, one ``RowObservers`` per identified list.
   @usableFromInline var rowObservers: RowObserverTable = [:]
   /// The id of the last observer added.
@@ -79,7 +76,7 @@ struct ProgramCore<State: PureApp, Input: Sendable> where State.Input == Input {
   ///   called only on change asked for the comparison, which keeps the state before the step).
   @inlinable @inline(__always)
   mutating func step(_ input: borrowing Input) -> (outputs: State.Outputs, changed: Bool) {
-    guard compares else { return (state.run(inPlace: input), true) }
+    guard isEqual.isSet else { return (state.run(inPlace: input), true) }
     let before = state
     let outputs = state.run(inPlace: input)
     return (outputs, !isEqual(before, state))
