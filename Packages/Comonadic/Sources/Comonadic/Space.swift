@@ -23,7 +23,10 @@ public protocol Space {
   func withFocus<Result>(_ body: (Focus) throws -> Result) rethrows -> Result
 
   /// Moves to the future `action` selects: `self = select(action, self)`, in place.
-  mutating func select(_ action: Action)
+  ///
+  /// The action is consumed: a runtime applies each action once, so what it holds (a
+  /// ``State``'s function) is moved into the call rather than retained and released around it.
+  mutating func select(_ action: consuming Action)
 }
 
 extension Space {
@@ -47,7 +50,7 @@ extension Store: Space {
 
   /// Runs `action` at the position and moves there.
   @inlinable
-  public mutating func select(_ action: State<S, Void>) {
+  public mutating func select(_ action: consuming State<S, Void>) {
     action.apply(to: &position)
   }
 }
@@ -65,7 +68,7 @@ extension Moore: Space {
 
   /// Feeds `action`'s inputs to the machine, in order.
   @inlinable
-  public mutating func select(_ action: Inputs<I, Void>) {
+  public mutating func select(_ action: consuming Inputs<I, Void>) {
     self = run(action.inputs)
   }
 }

@@ -22,8 +22,10 @@ public struct State<S, A> {
     case mutate(@Sendable (inout S) -> Void, A)
     case pure(A)
     // Boxed: inline, the state made every action (and every step holding one) as large as the
-    // state, copied and destroyed through value witnesses.
-    indirect case set(S, A)
+    // state, copied and destroyed through value witnesses. In a class of its own, not an
+    // `indirect` case: Swift 6.3's move checker crashes on `switch consume` over an enum with
+    // an indirect case (``apply(to:)``).
+    case set(StateBox<S>, A)
   }
 
   @inlinable
@@ -43,15 +45,20 @@ public struct State<S, A> {
       transform(&state)
       return (state, value)
     case .pure(let value): return (state, value)
-    case .set(let next, let value): return (next, value)
+    case .set(let next, let value): return (next.value, value)
     }
   }
 
   /// Runs the action on `state` in place and returns its result: what an explorer does with
   /// the state it owns, without copying it.
+  ///
+  /// Consuming: the function it calls is moved out of the action, not retained for the call
+  /// and released with the action (an explorer applies each action once). A caller that keeps
+  /// the action keeps a copy.
   @inlinable
-  public func apply(to state: inout S) -> A {
-    switch body {
+  public consuming func apply(to state: inout S) -> A {
+    let body = self.body
+    switch consume body {
     case .run(let run):
       let (next, value) = run(state)
       state = next
@@ -64,7 +71,7 @@ public struct State<S, A> {
       return value
     case .pure(let value): return value
     case .set(let next, let value):
-      state = next
+      state = next.value
       return value
     }
   }
@@ -106,7 +113,7 @@ extension State where A == S {
 extension State where A == Void {
   /// The action that replaces the state with `state`.
   @inlinable
-  public static func set(_ state: S) -> State { State(body: .set(state, ())) }
+  public static func set(_ state: S) -> State { State(body: .set(StateBox(state), ())) }
 
   /// The action that transforms the state: Bow Arch's `modify`.
   @inlinable
@@ -132,6 +139,16 @@ extension State where A == Void {
 
 extension State: Sendable where S: Sendable, A: Sendable {}
 extension State.Body: Sendable where S: Sendable, A: Sendable {}
+
+/// The state a ``State/set(_:)`` action sets, kept out of line.
+@usableFromInline
+final class StateBox<S> {
+  @usableFromInline let value: S
+
+  @inlinable init(_ value: S) { self.value = value }
+}
+
+extension StateBox: Sendable where S: Sendable {}
 
 /// Runs `action` at `store`'s position and moves the store there: the next future the action
 /// selects. Direct, never through ``Store/duplicate()``.

@@ -61,33 +61,58 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// The dispatcher is a pure function of the input, so the sender runs it before taking the
   /// lock: an input that is one action, with nobody watching, is applied in one critical
   /// section. What it makes of the input still takes its turn in the queue.
-  @inlinable
+  ///
+  /// That case — one action, no observer, no child to watch, nobody draining — is all that is
+  /// inlined where a component is sent to; everything else is ``send(_:locked:)``, called
+  /// with the lock held.
+  @inlinable @inline(__always)
   func send(_ input: Input) {
     let plan = dispatcher.plan(input)
     core.lock()
     let locked = core.value
+    guard
+      locked.pointee.subscribers.isEmpty, dispatcher.departures.isEmpty,
+      !locked.pointee.phase.isStopped, !claim.isHeld
+    else { return send(consume plan, locked: locked) }
+    // Consumed, not matched on a copy: the action's function is moved out of the plan, not
+    // retained for the match and released with the plan (nor in a `where` clause, which
+    // keeps the plan whole for the cases after it).
+    switch consume plan {
+    case .action(let action):
+      locked.pointee.space.select(consume action)
+      core.unlock()
+    case let plan:
+      send(plan, locked: locked)
+    }
+  }
+
+  /// The rest of ``send(_:)``: `plan` handled, or queued, under the lock the caller took on
+  /// `locked`, which it releases.
+  @inlinable @inline(never)
+  func send(
+    _ plan: consuming Plan<Environment, W.Focus, W.Action>,
+    locked: UnsafeMutablePointer<ExplorerCore<Environment, W>>
+  ) {
     if locked.pointee.phase.isStopped { return core.unlock() }
     if claim.isHeld {
       // The drainer may let go meanwhile (without the lock): then this caller drains.
-      _ = locked.pointee.queue.append(.plan(plan), claiming: claim, mayDrain: false)
+      _ = locked.pointee.queue.append(.plan(consume plan), claiming: claim, mayDrain: false)
       let mustDrain = claim.claim()
       core.unlock()
       if mustDrain { drain() }
       return
     }
-    // Consumed, not matched on a copy: the action's function is moved out of the plan, not
-    // retained for the match and released with the plan.
     switch consume plan {
     case .action(let action):
       if locked.pointee.subscribers.isEmpty, dispatcher.departures.isEmpty {
-        locked.pointee.space.select(action)
+        locked.pointee.space.select(consume action)
         return core.unlock()
       }
       claim.hold(lookingAgain: !locked.pointee.idleWaiters.isEmpty)
       // Entered under the lock: a stop waits for this input's observers and effects (R6).
       if gate.enter() {
         // One action: applied in this critical section, not in one more.
-        applyLocked(action, locked)
+        applyLocked(consume action, locked)
         gate.leave()
       } else {
         core.unlock()
@@ -116,14 +141,14 @@ where W.Action: Sendable, W.Focus: Sendable {
 
   /// Applies `action` to the space and tells the observers; `false` if stopped.
   @inlinable
-  func apply(_ action: Action) -> Bool {
+  func apply(_ action: consuming Action) -> Bool {
     core.lock()
     let locked = core.value
     guard !locked.pointee.phase.isStopped else {
       core.unlock()
       return false
     }
-    applyLocked(action, locked)
+    applyLocked(consume action, locked)
     return true
   }
 
@@ -131,17 +156,19 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// the work of the children the action removed is cancelled (R13) and the observers are told,
   /// outside the lock. With nobody watching, nothing is copied out of it for them.
   @inlinable
-  func applyLocked(_ action: Action, _ locked: UnsafeMutablePointer<ExplorerCore<Environment, W>>) {
+  func applyLocked(
+    _ action: consuming Action, _ locked: UnsafeMutablePointer<ExplorerCore<Environment, W>>
+  ) {
     let watchesChildren = !dispatcher.departures.isEmpty
     guard !locked.pointee.subscribers.isEmpty else {
-      locked.pointee.space.select(action)
+      locked.pointee.space.select(consume action)
       guard watchesChildren else { return core.unlock() }
       let departed = locked.pointee.removeDeparted()
       core.unlock()
       departed.cancel()
       return
     }
-    let changed = locked.pointee.select(action)
+    let changed = locked.pointee.select(consume action)
     if !watchesChildren, locked.pointee.subscribers.count == 1,
       locked.pointee.subscribers[0].id == Self.valueFanID
     {

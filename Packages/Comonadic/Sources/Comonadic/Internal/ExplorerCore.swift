@@ -81,13 +81,13 @@ where W.Action: Sendable, W.Focus: Sendable {
   /// Applies `action` to the space; returns whether the focus changed (`true` when no
   /// observer asks).
   @inlinable @inline(__always)
-  mutating func select(_ action: W.Action) -> Bool {
+  mutating func select(_ action: consuming W.Action) -> Bool {
     guard isEqual.isSet else {
-      space.select(action)
+      space.select(consume action)
       return true
     }
     let before = space.focus
-    space.select(action)
+    space.select(consume action)
     return !isEqual(before, space.focus)
   }
 
