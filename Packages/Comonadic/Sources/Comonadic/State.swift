@@ -55,7 +55,7 @@ public struct State<S, A> {
   /// Consuming: the function it calls is moved out of the action, not retained for the call
   /// and released with the action (an explorer applies each action once). A caller that keeps
   /// the action keeps a copy.
-  @inlinable
+  @inlinable @inline(__always)
   public consuming func apply(to state: inout S) -> A {
     let body = self.body
     switch consume body {

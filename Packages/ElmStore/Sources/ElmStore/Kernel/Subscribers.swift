@@ -6,16 +6,30 @@
 package struct Subscriber<Value>: Sendable {
   /// Tells the subscriber apart, to unsubscribe it.
   @usableFromInline package let id: Int
-  @usableFromInline package let notify: @Sendable (Value) -> Void
   /// Whether it is called only when the value changed (with every new value otherwise).
   @usableFromInline package let onlyOnChange: Bool
+  /// The function, in an object of its own: a list of subscribers is then called through
+  /// references it keeps alive, without retaining and releasing each function around its call
+  /// (see ``Swift/Array/notifyEach(of:changed:unless:)``).
+  @usableFromInline let call: SubscriberCall<Value>
+
+  /// The subscriber's function.
+  @inlinable package var notify: @Sendable (Value) -> Void { call.notify }
 
   @inlinable
   package init(id: Int, onlyOnChange: Bool = false, notify: @escaping @Sendable (Value) -> Void) {
     self.id = id
     self.onlyOnChange = onlyOnChange
-    self.notify = notify
+    self.call = SubscriberCall(notify)
   }
+}
+
+/// A subscriber's function, kept by reference (see ``Subscriber/call``).
+@usableFromInline
+final class SubscriberCall<Value>: Sendable {
+  @usableFromInline let notify: @Sendable (Value) -> Void
+
+  @inlinable init(_ notify: @escaping @Sendable (Value) -> Void) { self.notify = notify }
 }
 
 extension Array {
@@ -24,7 +38,9 @@ extension Array {
   ///
   /// The subscribers are read where they are stored, not copied out one by one: a copy
   /// retains and releases each one's function (measured: 134 -> 86 instructions per
-  /// subscriber).
+  /// subscriber). Each function is called through its object unretained: this list, which the
+  /// caller keeps alive for the call, holds it (a function read from the list's storage is
+  /// otherwise retained and released around its call: about 20 instructions each).
   @inlinable @inline(__always)
   package func notifyEach<Value>(
     of value: Value, changed: Bool = true, unless isStopped: () -> Bool
@@ -32,7 +48,9 @@ extension Array {
     withUnsafeBufferPointer { subscribers in
       for index in subscribers.indices
       where (changed || !subscribers[index].onlyOnChange) && !isStopped() {
-        subscribers[index].notify(value)
+        Unmanaged.passUnretained(subscribers[index].call)._withUnsafeGuaranteedRef {
+          $0.notify(value)
+        }
       }
     }
   }
