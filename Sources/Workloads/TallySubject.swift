@@ -78,12 +78,13 @@ public final class BareReducer: TallySubject, @unchecked Sendable {
   // @unchecked: the workloads call a trial's closures one after another on one task, the only
   // way this floor is used; it exists to be measured, not shared.
   private var current: TallyState
-  private let observers: [@Sendable (TallyState) -> Void]
+  /// Each function in an object the list keeps, called through it unretained (``notify(_:)``).
+  private let observers: [Observer]
 
   public init(_ setup: TallySetup) {
     current = setup.state
-    observers = Array(repeating: setup.notify, count: setup.observers + setup.fanout)
-    for observer in observers { observer(current) }
+    observers = (0..<(setup.observers + setup.fanout)).map { _ in Observer(setup.notify) }
+    notify(current)
   }
 
   public func send(_ action: TallyAction, times: Int) {
@@ -92,9 +93,27 @@ public final class BareReducer: TallySubject, @unchecked Sendable {
     for _ in 0..<times {
       let old = state.count
       reduceOpaquely(&state, action)
-      if state.count != old { for observer in observers { observer(state) } }
+      if state.count != old { notify(state) }
     }
     current = state
+  }
+
+  /// Calls every observer with `state`, without retaining and releasing each one's function
+  /// around its call (the list holds them): the floor of a fan-out.
+  @inline(__always)
+  private func notify(_ state: TallyState) {
+    observers.withUnsafeBufferPointer { observers in
+      for index in observers.indices {
+        Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { $0.notify(state) }
+      }
+    }
+  }
+
+  /// An observer's function, kept by reference.
+  final class Observer: Sendable {
+    let notify: @Sendable (TallyState) -> Void
+
+    init(_ notify: @escaping @Sendable (TallyState) -> Void) { self.notify = notify }
   }
 
   public var state: TallyState { current }
