@@ -40,9 +40,11 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
   // be copied and destroyed through generic code that asks for the metadata of every element's
   // optional each time (Swift 6.3 does so even in specialized code): thousands of instructions
   // per input in the program's queue. Erased, an input crosses the runtime as an index and an
-  // existential; the tuple is built only when the app reads ``values``.
+  // ``IOPayload``; the tuple is built only when the app reads ``values``. Not an existential
+  // (`any Sendable`): a struct that holds one is copied and destroyed through its metadata,
+  // even specialized, about 30 instructions an input.
   @usableFromInline let slot: Int
-  @usableFromInline let payload: any Sendable
+  @usableFromInline let payload: IOPayload
 
   /// One optional per IO type, in the order the app lists them; exactly one is set.
   @inlinable
@@ -56,7 +58,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
   @inlinable
   public init(_ values: repeat consuming (each IO).Input?) {
     var slot = -1
-    var payload: any Sendable = ()
+    var payload = IOPayload(())
     var index = 0
     repeat noteInput(each values, slot: &slot, payload: &payload, index: &index)
     self.init(slot: slot, payload: payload)
@@ -79,7 +81,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
     var index = 0
     repeat noteSlot((each IO).self, of: Source.self, slot: &slot, index: &index)
     precondition(slot >= 0, "\(Source.self) is not one of this app's IO types")
-    self.init(slot: slot, payload: input)
+    self.init(slot: slot, payload: IOPayload(input))
   }
 
   /// The input if the IO type `source` sent it, `nil` if another one did: what an app that
@@ -100,14 +102,27 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
     repeat noteSlot((each IO).self, of: Source.self, slot: &sourceSlot, index: &index)
     precondition(sourceSlot >= 0, "\(Source.self) is not one of this app's IO types")
     guard sourceSlot == slot else { return nil }
-    return unwrapped(payload, as: Source.Input.self)
+    return payload.value(as: Source.Input.self)
   }
 
   /// The input `payload` of the IO type at `slot`; the caller knows it has that type.
   @inlinable
-  init(slot: Int, payload: consuming any Sendable) {
+  init(slot: Int, payload: consuming IOPayload) {
     self.slot = slot
     self.payload = payload
+  }
+
+  /// The input `value` of the IO type at `slot`, of that IO type's input type.
+  @inlinable
+  init<Value: Sendable>(slot: Int, value: consuming Value) {
+    self.init(slot: slot, payload: IOPayload(value))
+  }
+
+  /// The input `payload` of the IO type at `slot`, which came erased (through a route, or from
+  /// a parent): its content has that IO type's input type, or one that converts to it.
+  @inlinable
+  init(slot: Int, payload: any Sendable) {
+    self.init(slot: slot, payload: IOPayload(erased: payload))
   }
 
   /// The optionals, one per IO type, as a test's diff shows them.
@@ -118,14 +133,14 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
 /// Advances `index`.
 @inlinable @inline(__always)
 func noteInput<Input: Sendable>(
-  _ value: consuming Input?, slot: inout Int, payload: inout any Sendable, index: inout Int
+  _ value: consuming Input?, slot: inout Int, payload: inout IOPayload, index: inout Int
 ) {
   defer { index += 1 }
   switch value {
   case .some(let value):
     if slot < 0 {
       slot = index
-      payload = value
+      payload = IOPayload(value)
     }
   case .none: break
   }
@@ -135,11 +150,11 @@ func noteInput<Input: Sendable>(
 /// the input's IO type. Advances `index`.
 @inlinable @inline(__always)
 func inputElement<IO: IOType>(
-  _: IO.Type, slot: Int, payload: any Sendable, index: inout Int
+  _: IO.Type, slot: Int, payload: IOPayload, index: inout Int
 ) -> IO.Input? {
   defer { index += 1 }
   guard index == slot else { return nil }
-  return unwrapped(payload, as: IO.Input.self)
+  return payload.value(as: IO.Input.self)
 }
 
 /// `value`, opened from its existential, as `Value`: an input filed under its IO type's slot
@@ -150,6 +165,111 @@ func inputElement<IO: IOType>(
 func unwrapped<Opened, Value>(_ value: Opened, as _: Value.Type) -> Value {
   if Opened.self == Value.self { return unsafeBitCast(value, to: Value.self) }
   return value as! Value
+}
+
+/// An input's value, as an ``IOInput`` carries it across the runtime, erased: a value of a plain
+/// type of at most 16 bytes (an intent without a payload or with a number, a tick) in place, any
+/// other in a box, with its type.
+///
+/// A struct of plain fields and one reference: copied, passed and destroyed as such, where one
+/// holding an existential (`any Sendable`, whose content only its metadata knows) is moved and
+/// destroyed through its type's metadata, even in specialized code, and read through a
+/// projection. The price is a box, one allocation, for a value that is not plain (a `String`,
+/// an array, an enum that carries one).
+@usableFromInline
+struct IOPayload: @unchecked Sendable {
+  // @unchecked: `box` holds a value of a `Sendable` type (every initializer takes one), and
+  // `type` is only compared.
+  /// The value's type: the type it was made with, or, for a value that came erased, its own.
+  @usableFromInline let type: any Any.Type
+  /// A plain value of at most 16 bytes, its bytes from the first on, the rest zero.
+  @usableFromInline let bits: (UInt64, UInt64)
+  /// Any other value.
+  @usableFromInline let box: IOPayloadBox?
+
+  @inlinable @inline(__always)
+  init<Value: Sendable>(_ value: consuming Value) {
+    type = Value.self
+    if Self.isInline(Value.self) {
+      bits = Self.bits(of: value)
+      box = nil
+    } else {
+      bits = (0, 0)
+      box = IOValueBox(value)
+    }
+  }
+
+  /// The value inside `value`, with its own type.
+  @inlinable
+  init(erased value: any Sendable) { self = Self.opened(value) }
+
+  @inlinable
+  static func opened<Value: Sendable>(_ value: Value) -> IOPayload { IOPayload(value) }
+
+  /// The value, as `Value`: the type it was made with, or a type its own converts to (an
+  /// erased value read as the existential an IO type's input is).
+  @inlinable @inline(__always)
+  func value<Value>(as _: Value.Type) -> Value {
+    guard ObjectIdentifier(type) == ObjectIdentifier(Value.self) else {
+      return converted(to: Value.self)
+    }
+    if Self.isInline(Value.self) { return Self.value(of: bits, as: Value.self) }
+    return unsafeDowncast(box.unsafelyUnwrapped, to: IOValueBox<Value>.self).value
+  }
+
+  /// The value as `Value`, a type other than its own: out of line, off a step's usual path.
+  @usableFromInline @inline(never)
+  func converted<Value>(to _: Value.Type) -> Value { anyValue as! Value }
+
+  /// The value as `Any`, for a type other than its own: not on a step's usual path.
+  @usableFromInline
+  var anyValue: Any {
+    if let box { return box.anyValue }
+    func load<Value>(_: Value.Type) -> Any { IOPayload.value(of: bits, as: Value.self) }
+    return _openExistential(type, do: load)
+  }
+
+  /// Whether a value of type `Value` is kept in ``bits``: a plain type of at most 16 bytes (an
+  /// intent without a payload or with a number, a tick's `Duration`). Known at compile time
+  /// where specialized.
+  @inlinable @inline(__always)
+  static func isInline<Value>(_: Value.Type) -> Bool {
+    _isPOD(Value.self) && MemoryLayout<Value>.size <= 16 && MemoryLayout<Value>.alignment <= 8
+  }
+
+  @inlinable @inline(__always)
+  static func bits<Value>(of value: Value) -> (UInt64, UInt64) {
+    var bits: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: Value.self) }
+    return bits
+  }
+
+  @inlinable @inline(__always)
+  static func value<Value>(of bits: (UInt64, UInt64), as _: Value.Type) -> Value {
+    withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+  }
+}
+
+/// A boxed input value (``IOPayload/box``).
+@usableFromInline
+class IOPayloadBox: @unchecked Sendable {
+  // @unchecked: immutable; the subclass holds a value of a `Sendable` type.
+  @usableFromInline init() {}
+
+  /// The value, as `Any`.
+  @usableFromInline var anyValue: Any { fatalError("IOPayloadBox is abstract") }
+}
+
+@usableFromInline
+final class IOValueBox<Value>: IOPayloadBox, @unchecked Sendable {
+  @usableFromInline let value: Value
+
+  @inlinable init(_ value: consuming Value) {
+    self.value = value
+    super.init()
+  }
+
+  @usableFromInline override var anyValue: Any { value }
 }
 
 /// The outputs of one step, one list per IO type: each list goes only to its handler.

@@ -93,7 +93,7 @@ where
   /// - Precondition: `io` is one of the program's IO types (if it is listed twice, the first).
   @inlinable
   public func send<IO: IOType>(_ input: IO.Input, from io: IO.Type) {
-    _ = runtime.submit(slot: slot(of: io), value: input)
+    _ = runtime.submit(slot: slot(of: io), payload: IOPayload(input))
   }
 
   /// The index of `io` among the program's IO types.
@@ -326,12 +326,12 @@ where
   ///
   /// - Complexity: O(1) plus the app's step and its outputs' handling.
   @inlinable
-  func send(_ input: App.Input) { _ = submit(slot: input.slot, value: input.payload) }
+  func send(_ input: App.Input) { _ = submit(slot: input.slot, payload: input.payload) }
 
-  /// Handles `value`, the input of the IO type at `slot`, at once when the program is idle, or
+  /// Handles `payload`, the input of the IO type at `slot`, at once when the program is idle, or
   /// queues it. Returns whether it was taken (not after stop).
   @inlinable
-  func submit<Value: Sendable>(slot: Int, value: Value) -> Bool {
+  func submit(slot: Int, payload: consuming IOPayload) -> Bool {
     core.lock()
     let locked = core.value
     if locked.pointee.phase.isStopped {
@@ -340,23 +340,23 @@ where
     }
     if claim.isHeld || !locked.pointee.phase.isRunning {
       // The drainer may let go meanwhile (without the lock): then this caller drains.
-      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: nil), claim)
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, payload: payload, from: nil), claim)
       core.unlock()
       if mustDrain { drain() }
       return true
     }
-    stepLocked(App.Input(slot: slot, payload: value))
+    stepLocked(App.Input(slot: slot, payload: payload))
     return true
   }
 
-  /// ``submit(slot:value:)`` for an input from `run`: taken only while the run is live.
+  /// ``submit(slot:payload:)`` for an input from `run`: taken only while the run is live.
   ///
-  /// Written out, not folded with ``submit(slot:value:)`` into one function over an optional
+  /// Written out, not folded with ``submit(slot:payload:)`` into one function over an optional
   /// run: that one measured 422 -> 503 instructions per dispatch (the optional run's value
   /// witnesses) and copied a run's boxed input once more (one more allocation per tick of a
   /// nested stopwatch).
   @inlinable
-  func submit(slot: Int, value: consuming any Sendable, from run: Run<OwnedWorkID>) -> Bool {
+  func submit(slot: Int, payload: consuming IOPayload, from run: Run<OwnedWorkID>) -> Bool {
     core.lock()
     let locked = core.value
     if !locked.pointee.isLive(run) {
@@ -364,12 +364,12 @@ where
       return false
     }
     if claim.isHeld || !locked.pointee.phase.isRunning {
-      let mustDrain = locked.pointee.enqueue(.input(slot: slot, value: value, from: run), claim)
+      let mustDrain = locked.pointee.enqueue(.input(slot: slot, payload: payload, from: run), claim)
       core.unlock()
       if mustDrain { drain() }
       return true
     }
-    stepLocked(App.Input(slot: slot, payload: value))
+    stepLocked(App.Input(slot: slot, payload: payload))
     return true
   }
 
@@ -488,9 +488,9 @@ where
           gate.leave()
         }
         continue
-      case .input(let slot, let value, _):
+      case .input(let slot, let payload, _):
         // Queued by a route of the IO type at `slot`, or by `send`: `value` is its input.
-        input = App.Input(slot: slot, payload: value)
+        input = App.Input(slot: slot, payload: payload)
       }
       let (outputs, changed) = locked.pointee.step(input)
       let observers = locked.pointee.subscribers
@@ -544,8 +544,8 @@ where
   /// Queues `value`, the input of the IO type at `slot`, if `run` (when given) is live.
   @inlinable
   func deliver(_ value: any Sendable, slot: Int, from run: Run<OwnedWorkID>?) -> Bool {
-    if let run { return submit(slot: slot, value: value, from: run) }
-    return submit(slot: slot, value: value)
+    if let run { return submit(slot: slot, payload: IOPayload(erased: value), from: run) }
+    return submit(slot: slot, payload: IOPayload(erased: value))
   }
 
   @usableFromInline

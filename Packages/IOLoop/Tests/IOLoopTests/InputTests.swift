@@ -65,12 +65,48 @@ import Testing
     #expect(main.state.count == 1)
   }
 
+  @Test func inputsOfEveryKindComeBackAsSent() {
+    // Plain values of up to 16 bytes are kept in place, every other one in a box: both come
+    // back whole, and only for the IO type that sent them.
+    #expect(Sized(ValueIO<Flag>.self, .off).value(from: ValueIO<Flag>.self) == .off)
+    let pair = Sized(ValueIO<Pair>.self, Pair(a: -1, b: .max))
+    #expect(pair.value(from: ValueIO<Pair>.self) == Pair(a: -1, b: .max))
+    #expect(pair.value(from: ValueIO<Flag>.self) == nil)
+    let triple = Sized(ValueIO<Triple>.self, Triple(a: 1, b: 2, c: 3))
+    #expect(triple.value(from: ValueIO<Triple>.self) == Triple(a: 1, b: 2, c: 3))
+    let long = String(repeating: "é", count: 40)
+    let text = Sized(ValueIO<String>.self, long)
+    #expect(text.value(from: ValueIO<String>.self) == long)
+    #expect(text.value(from: ValueIO<Pair>.self) == nil)
+    let (flag, second, third, string) = Sized(nil, Pair(a: 5, b: 6), nil, nil).values
+    #expect(flag == nil && second == Pair(a: 5, b: 6) && third == nil && string == nil)
+  }
+
   @Test func aTestsDiffShowsTheOptionalsOfAnInput() {
     let input = IOInput<ViewIO, WorkIO>(nil, .echoed(2))
     let shown = String(describing: Mirror(reflecting: input).children.first!.value)
     #expect(shown == "(nil, Optional(IOLoopTests.WorkIO.Input.echoed(2)))")
   }
 }
+
+/// An IO type whose input is `Value`.
+enum ValueIO<Value: Sendable>: IOType {
+  typealias Input = Value
+}
+
+/// One byte, 16 bytes and 24 bytes, all plain.
+enum Flag: Sendable, Equatable { case on, off }
+struct Pair: Sendable, Equatable {
+  var a: Int
+  var b: Int
+}
+struct Triple: Sendable, Equatable {
+  var a: Int
+  var b: Int
+  var c: Int
+}
+
+typealias Sized = IOInput<ValueIO<Flag>, ValueIO<Pair>, ValueIO<Triple>, ValueIO<String>>
 
 struct Problem: Error, Sendable {
   let code: Int

@@ -350,7 +350,7 @@ extension IdentifiedList where Element: PureApp {
   where Element.Input == IOInput<InputIO>, Element.Outputs == IOOutputs<repeat each OutputIO> {
     // Made as the one IO type's input directly: `IOInput(input)` goes through the pack's
     // optionals, whose metadata Swift 6.3 looks up on every call.
-    run(IOInput(slot: 0, payload: input), id: id)
+    run(IOInput(slot: 0, value: input), id: id)
   }
 }
 

@@ -25,7 +25,7 @@ enum Message<State: Sendable>: Sendable {
   case start
   /// An input, from a handler, its work or outside: the index of its IO type and its input, as
   /// an ``IOInput`` holds them.
-  case input(slot: Int, value: any Sendable, from: Run<OwnedWorkID>?)
+  case input(slot: Int, payload: IOPayload, from: Run<OwnedWorkID>?)
   /// `observe`: the observer joins, and is called with the state now, in queue order.
   case subscribe(Subscriber<State>)
 }
