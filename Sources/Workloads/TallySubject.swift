@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One architecture's runtime around ``tally(_:_:)``, for the synchronous workloads.
 ///
 /// A conforming type builds a started runtime in its initializer, the way a user of that
@@ -47,18 +49,57 @@ public struct TallySetup: Sendable {
   /// How wide to make the architecture's ``Fanout`` dimension (0: as narrow as it goes).
   /// When the dimension is observers, these observers also call ``notify``.
   public var fanout: Int
-  /// What every observer calls on each notification.
-  public var notify: @Sendable (TallyState) -> Void
+  /// What every observer calls on each notification: `{ setup.notify($0) }`.
+  ///
+  /// Write the call in a closure at the place the runtime takes an observer, as a user writes
+  /// an observer: a generic runtime keeps a closure at its generic representation, and a closure
+  /// literal is made in that representation, where a function value made elsewhere
+  /// (`subscribe(setup.notify)` with a function) is wrapped in a reabstraction thunk, one call
+  /// more per notification that no user writing a closure pays.
+  public var notify: TallySink
 
   public init(
     state: TallyState, observers: Int = 0, fanout: Int = 0,
-    notify: @escaping @Sendable (TallyState) -> Void = { _ in }
+    notify: (@Sendable (TallyState) -> Void)? = nil
   ) {
     self.state = state
     self.observers = observers
     self.fanout = fanout
-    self.notify = notify
+    self.notify = TallySink(notify)
   }
+}
+
+/// What the workloads' observers call: counts the notifications and hands each state to a
+/// function, if given one.
+///
+/// A class with an inlinable call, not a function value, so that an observer written as a
+/// closure around it is the observer's whole body, in every contestant alike.
+public final class TallySink: Sendable {
+  @usableFromInline let count = Atomic(0)
+  /// Whether there is an `onValue` to call: a flag, so that a sink without one does not copy
+  /// (retain and release) an optional function on every call.
+  @usableFromInline let forwards: Bool
+  @usableFromInline let onValue: @Sendable (TallyState) -> Void
+
+  /// A sink that hands every state to `onValue`, if given one.
+  public init(_ onValue: (@Sendable (TallyState) -> Void)? = nil) {
+    forwards = onValue != nil
+    self.onValue = onValue ?? { _ in }
+  }
+
+  /// Counts one notification of `state`.
+  @inlinable
+  public func callAsFunction(_ state: TallyState) {
+    count.wrappingAdd(1, ordering: .relaxed)
+    if forwards { forward(state) }
+  }
+
+  /// Hands `state` to `onValue`: out of line, so that a sink without one counts with no frame.
+  @usableFromInline @inline(never)
+  func forward(_ state: TallyState) { onValue(state) }
+
+  /// How many notifications the sink has had.
+  public var notifications: Int { count.load(ordering: .relaxed) }
 }
 
 /// The dimension a runtime fans out along, widened by the `fanout` workloads.
@@ -83,7 +124,8 @@ public final class BareReducer: TallySubject, @unchecked Sendable {
 
   public init(_ setup: TallySetup) {
     current = setup.state
-    observers = (0..<(setup.observers + setup.fanout)).map { _ in Observer(setup.notify) }
+    let sink = setup.notify
+    observers = (0..<(setup.observers + setup.fanout)).map { _ in Observer { sink($0) } }
     notify(current)
   }
 

@@ -96,14 +96,13 @@ enum TallyWorkloads {
     ) {
       contestant, count in
       guard let subjectType = contestant.tally else { return nil }
-      let notifications = Atomic(0)
       let setup = TallySetup(
-        state: TallyState(payload: payload), observers: observers, fanout: fanout,
-        notify: { _ in notifications.wrappingAdd(1, ordering: .relaxed) })
+        state: TallyState(payload: payload), observers: observers, fanout: fanout)
+      let notifications = setup.notify
       let subject = subjectType.init(setup)
       let fansOutToObservers = subjectType.fanout == .observers
       let subscribed = observers + (fansOutToObservers ? fanout : 0)
-      let onSubscribe = notifications.load(ordering: .relaxed)
+      let onSubscribe = notifications.notifications
       let perChange = expectedNotifications ?? (fansOutToObservers ? fanout : nil)
       let trial = body(subject, count)
       return Trial(run: trial.run) { () throws(WorkloadFailure) -> Outcome in
@@ -120,7 +119,7 @@ enum TallyWorkloads {
             "\(name): subscribing \(subscribed) observer(s) delivered \(onSubscribe) "
               + "current value(s); expected one each")
         }
-        let caused = notifications.load(ordering: .relaxed) - onSubscribe
+        let caused = notifications.notifications - onSubscribe
         if let perChange, caused != perChange * count {
           throw WorkloadFailure(
             "\(name): \(count) changes with \(perChange) observer(s) notified \(caused) time(s); "
@@ -128,7 +127,7 @@ enum TallyWorkloads {
         }
         try trial.check()
         subject.send(.touch, times: 10)
-        let afterTouch = notifications.load(ordering: .relaxed) - onSubscribe
+        let afterTouch = notifications.notifications - onSubscribe
         guard afterTouch == caused else {
           throw WorkloadFailure(
             "\(name): actions that change nothing notified \(afterTouch - caused) time(s)")

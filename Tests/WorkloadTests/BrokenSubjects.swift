@@ -59,7 +59,7 @@ final class NotifiesOnEveryAction: BrokenSubject, @unchecked Sendable {
 final class SkipsCurrentValue: BrokenSubject, @unchecked Sendable {
   required init(_ setup: TallySetup) {
     var silent = setup
-    silent.notify = { _ in }
+    silent.notify = TallySink()
     super.init(silent)
     self.setupForChanges = setup
   }

@@ -18,26 +18,31 @@ public final class BaselineTally: TallySubject {
     loop = MessageLoop(Model(state: setup.state), defects: [])
     loop.performEffects { _ in }
     let count = setup.observers + setup.fanout
-    // No observer, no view made or compared per message.
-    var observer: (@Sendable (TallyState) -> Void)?
-    if count == 1 {
-      observer = setup.notify
-    } else if count > 1 {
+    let notify = setup.notify
+    // Each observer a closure written where the loop takes it, so it is made in the loop's
+    // generic representation (a function value made elsewhere would be called through a
+    // reabstraction thunk). No observer, no view made or compared per message.
+    if count == 0 {
+      _ = loop.start(observer: nil)
+    } else if count == 1 {
+      _ = loop.start(observer: { notify($0) })
+    } else {
       // Each function in an object the list keeps, called through it unretained: what the
       // architectures' kernel does, so that a fan-out measures the architecture, not a retain
-      // and a release per observer that the baseline alone would pay.
-      let observers = (0..<count).map { _ in Observer(setup.notify) }
-      observer = { state in
+      // and a release per observer that the baseline alone would pay. A stop from inside an
+      // observer calls none of the others (R6).
+      let observers = (0..<count).map { _ in Observer { notify($0) } }
+      let gate = loop.gate
+      _ = loop.start(observer: { state in
         observers.withUnsafeBufferPointer { observers in
-          for index in observers.indices {
+          for index in observers.indices where !gate.isStopped {
             Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef {
               $0.notify(state)
             }
           }
         }
-      }
+      })
     }
-    _ = loop.start(observer: observer)
     loop.drain(perform: { _ in })
   }
 

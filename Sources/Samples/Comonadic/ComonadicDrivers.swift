@@ -104,7 +104,8 @@ public final class ComonadicTally: TallySubject {
     component = Component(
       initialState: setup.state, environment: (), dispatcher: Self.dispatcher,
       render: { state, _ in state })
-    for _ in 0..<(setup.observers + setup.fanout) { component.subscribe(setup.notify) }
+    let notify = setup.notify
+    for _ in 0..<(setup.observers + setup.fanout) { component.subscribe { notify($0) } }
   }
 
   public func send(_ action: TallyAction, times: Int) {

@@ -64,7 +64,8 @@ public final class ElmStoreTally: TallySubject {
 
   public init(_ setup: TallySetup) {
     store = Store(state: setup.state, update: tally)
-    for _ in 0..<(setup.observers + setup.fanout) { store.subscribe(setup.notify) }
+    let notify = setup.notify
+    for _ in 0..<(setup.observers + setup.fanout) { store.subscribe { notify($0) } }
   }
 
   public func send(_ action: TallyAction, times: Int) {

@@ -190,7 +190,7 @@ public final class LayerCoreTally: TallySubject {
   struct App: Core {
     let observers: Int
     let extraLayers: Int
-    let notify: @Sendable (TallyState) -> Void
+    let notify: TallySink
 
     /// The benchmark's actions, and the set-up's state to start from.
     enum Event: Sendable {

@@ -74,7 +74,8 @@ public final class MUETally: TallySubject {
 
   public init(_ setup: TallySetup) {
     loop = Loop(update: TallyUpdate(), state: setup.state)
-    for _ in 0..<(setup.observers + setup.fanout) { loop.observe(setup.notify) }
+    let notify = setup.notify
+    for _ in 0..<(setup.observers + setup.fanout) { loop.observe { notify($0) } }
     loop.start()
   }
 

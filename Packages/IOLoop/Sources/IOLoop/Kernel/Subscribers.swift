@@ -46,10 +46,19 @@ extension Array {
     of value: Value, changed: Bool = true, unless isStopped: () -> Bool
   ) where Element == Subscriber<Value> {
     withUnsafeBufferPointer { subscribers in
-      for index in subscribers.indices
-      where (changed || !subscribers[index].onlyOnChange) && !isStopped() {
-        Unmanaged.passUnretained(subscribers[index].call)._withUnsafeGuaranteedRef {
-          $0.notify(value)
+      // Two loops, so that the usual one (a change) neither tests each subscriber's
+      // `onlyOnChange` nor reloads `changed` after each call.
+      if changed {
+        for index in subscribers.indices where !isStopped() {
+          Unmanaged.passUnretained(subscribers[index].call)._withUnsafeGuaranteedRef {
+            $0.notify(value)
+          }
+        }
+      } else {
+        for index in subscribers.indices where !subscribers[index].onlyOnChange && !isStopped() {
+          Unmanaged.passUnretained(subscribers[index].call)._withUnsafeGuaranteedRef {
+            $0.notify(value)
+          }
         }
       }
     }
