@@ -77,9 +77,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
   /// - Precondition: `source` is one of the app's IO types.
   @inlinable
   public init<Source: IOType>(_ source: Source.Type, _ input: consuming Source.Input) {
-    var slot = -1
-    var index = 0
-    repeat noteSlot((each IO).self, of: Source.self, slot: &slot, index: &index)
+    let slot = TypeList<repeat each IO>.index(of: Source.self)
     precondition(slot >= 0, "\(Source.self) is not one of this app's IO types")
     self.init(slot: slot, payload: IOPayload(input))
   }
@@ -97,9 +95,7 @@ public struct IOInput<each IO: IOType>: Sendable, CustomReflectable {
   /// - Precondition: `source` is one of the app's IO types (if it is listed twice, the first).
   @inlinable
   public func value<Source: IOType>(from source: Source.Type) -> Source.Input? {
-    var sourceSlot = -1
-    var index = 0
-    repeat noteSlot((each IO).self, of: Source.self, slot: &sourceSlot, index: &index)
+    let sourceSlot = TypeList<repeat each IO>.index(of: Source.self)
     precondition(sourceSlot >= 0, "\(Source.self) is not one of this app's IO types")
     guard sourceSlot == slot else { return nil }
     return payload.value(as: Source.Input.self)
@@ -157,10 +153,10 @@ func inputElement<IO: IOType>(
   return payload.value(as: IO.Input.self)
 }
 
-/// `value`, opened from its existential, as `Value`: an input filed under its IO type's slot
-/// has that IO type's input type. When that type is `Value` itself, no dynamic cast (those cost
-/// hundreds of instructions, on every step); when `Value` is an existential (an IO type whose
-/// input is `any Error`), the opened value is its content, cast back.
+/// `value`, opened from its existential, as `Value`: a route's input (a child's, lifted into
+/// its parent's IO type) has the child IO type's input type. When that type is `Value` itself,
+/// no dynamic cast (those cost hundreds of instructions); when `Value` is an existential (an IO
+/// type whose input is `any Error`), the opened value is its content, cast back.
 @inlinable @inline(__always)
 func unwrapped<Opened, Value>(_ value: Opened, as _: Value.Type) -> Value {
   if Opened.self == Value.self { return unsafeBitCast(value, to: Value.self) }

@@ -683,6 +683,23 @@ public final class Subscription: Sendable {
   }
 }
 
+/// Types, listed as a pack with no requirements.
+///
+/// An index found here costs only the comparisons (which fold away where the types are known):
+/// a pack iterated where its elements must be `IOType`s opens each element with its conformance,
+/// which is looked up, a call on every step, even where everything else folds away.
+@usableFromInline
+struct TypeList<each Element> {
+  /// The index of `type` in the list; -1 if it is not in it.
+  @inlinable @inline(__always)
+  static func index<T>(of type: T.Type) -> Int {
+    var slot = -1
+    var index = 0
+    repeat noteSlot((each Element).self, of: type, slot: &slot, index: &index)
+    return slot
+  }
+}
+
 /// Notes `index` as `slot` if `candidate` is `io` and no slot was found yet. Advances `index`.
 ///
 /// Generic, not over existential metatypes: an IO type made an `any IOType.Type` is looked up
